@@ -1,0 +1,69 @@
+//! Pending approvals: a human's reason bound to the exact index tree it approves.
+//!
+//! `git guard allow` and the pre-commit prompt store one; post-commit turns it into a
+//! note on the new commit. Keyed by tree id, so any other staged change — even one
+//! byte — is not covered. Files live in the per-worktree state directory and are
+//! written atomically (temp file + rename).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use git2::Oid;
+
+use crate::notes::Approval;
+use crate::repo::Repo;
+
+fn dir(repo: &Repo) -> PathBuf {
+    repo.state_dir().join("pending")
+}
+
+fn file(repo: &Repo, tree: Oid) -> PathBuf {
+    dir(repo).join(format!("{tree}.json"))
+}
+
+/// Stores `approval` for the staged tree `tree`, replacing an earlier one for it.
+pub fn save(repo: &Repo, tree: Oid, approval: &Approval) -> anyhow::Result<()> {
+    let dir = dir(repo);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+        .with_context(|| format!("creating a file in {}", dir.display()))?;
+    serde_json::to_writer(&mut tmp, approval).context("writing the pending approval")?;
+    tmp.write_all(b"\n").context("writing the pending approval")?;
+    let path = file(repo, tree);
+    tmp.persist(&path)
+        .with_context(|| format!("saving {}", path.display()))?;
+    Ok(())
+}
+
+/// The approval pending for `tree`, if any.
+pub fn load(repo: &Repo, tree: Oid) -> anyhow::Result<Option<Approval>> {
+    let path = file(repo, tree);
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let approval = serde_json::from_slice(&bytes)
+                .with_context(|| format!("reading the pending approval {}", path.display()))?;
+            Ok(Some(approval))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// Forgets the approval for `tree` once it has become a note.
+pub fn remove(repo: &Repo, tree: Oid) -> anyhow::Result<()> {
+    let path = file(repo, tree);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing {}", path.display()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether any approval is pending at all (the post-commit fast path).
+pub fn any_pending(repo: &Repo) -> bool {
+    std::fs::read_dir(dir(repo))
+        .map(|mut entries| entries.next().is_some())
+        .unwrap_or(false)
+}

@@ -1,0 +1,145 @@
+//! What changed: the index against HEAD, or a commit against its parent, as byte paths.
+//!
+//! Renames are detected (as `git diff -M` does), so a file moved out of a protected
+//! directory shows both its old and its new path.
+
+use anyhow::Context;
+use git2::{Delta, Diff, DiffFindOptions, DiffOptions, Oid, Tree};
+
+use crate::repo::Repo;
+
+/// How a path changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    /// A new file.
+    Added,
+    /// A file removed.
+    Deleted,
+    /// Content or mode changed in place.
+    Modified,
+    /// Moved, perhaps with edits.
+    Renamed,
+    /// A file turned into a symlink or submodule, or back.
+    TypeChanged,
+}
+
+impl Status {
+    /// The one-letter code `git diff --name-status` uses.
+    pub fn letter(self) -> char {
+        match self {
+            Status::Added => 'A',
+            Status::Deleted => 'D',
+            Status::Modified => 'M',
+            Status::Renamed => 'R',
+            Status::TypeChanged => 'T',
+        }
+    }
+
+    /// A lower-case word for reports.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Added => "added",
+            Status::Deleted => "deleted",
+            Status::Modified => "modified",
+            Status::Renamed => "renamed",
+            Status::TypeChanged => "type-changed",
+        }
+    }
+}
+
+/// One changed file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// How it changed.
+    pub status: Status,
+    /// The path before (absent for an added file).
+    pub old_path: Option<Vec<u8>>,
+    /// The path after (absent for a deleted file).
+    pub new_path: Option<Vec<u8>>,
+    /// The blob before, when there was one.
+    pub old_id: Option<Oid>,
+    /// The blob after, when there is one.
+    pub new_id: Option<Oid>,
+}
+
+impl Change {
+    /// The path a reader knows the file by: the new one, else the old one.
+    pub fn path(&self) -> &[u8] {
+        self.new_path
+            .as_deref()
+            .or(self.old_path.as_deref())
+            .unwrap_or_default()
+    }
+
+    /// Old and new path, without repeating an unchanged one.
+    pub fn paths(&self) -> impl Iterator<Item = &[u8]> {
+        let old = self.old_path.as_deref();
+        let new = self.new_path.as_deref().filter(|n| Some(*n) != old);
+        old.into_iter().chain(new)
+    }
+}
+
+/// The staged change: the index (as `GIT_INDEX_FILE` names it) against HEAD, or
+/// against the empty tree before the first commit.
+pub fn staged(repo: &Repo) -> anyhow::Result<Vec<Change>> {
+    let head = repo.head_commit()?;
+    let head_tree = head.map(|c| c.tree()).transpose().context("reading HEAD's tree")?;
+    let index = repo.git.index().context("reading the index")?;
+    let mut diff = repo
+        .git
+        .diff_tree_to_index(head_tree.as_ref(), Some(&index), Some(&mut options()))
+        .context("comparing the index with HEAD")?;
+    collect(&mut diff)
+}
+
+/// The change a commit made against its first parent (the empty tree for a root).
+pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Change>> {
+    let tree = commit.tree().context("reading a commit's tree")?;
+    let parent_tree: Option<Tree<'_>> = match commit.parent(0) {
+        Ok(parent) => Some(parent.tree().context("reading a parent's tree")?),
+        Err(_) => None,
+    };
+    let mut diff = repo
+        .git
+        .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), Some(&mut options()))
+        .context("comparing a commit with its parent")?;
+    collect(&mut diff)
+}
+
+fn options() -> DiffOptions {
+    let mut opts = DiffOptions::new();
+    opts.include_typechange(true);
+    opts
+}
+
+/// Detects renames the way `git diff -M` does by default, then lists the deltas.
+fn collect(diff: &mut Diff<'_>) -> anyhow::Result<Vec<Change>> {
+    diff.find_similar(Some(DiffFindOptions::new().renames(true)))
+        .context("detecting renames")?;
+    let mut changes = Vec::with_capacity(diff.deltas().len());
+    for delta in diff.deltas() {
+        let status = match delta.status() {
+            Delta::Added | Delta::Copied => Status::Added,
+            Delta::Deleted => Status::Deleted,
+            Delta::Renamed => Status::Renamed,
+            Delta::Typechange => Status::TypeChanged,
+            _ => Status::Modified,
+        };
+        let old = delta.old_file();
+        let new = delta.new_file();
+        let (old_path, new_path) = match status {
+            Status::Added => (None, new.path_bytes()),
+            Status::Deleted => (old.path_bytes(), None),
+            _ => (old.path_bytes(), new.path_bytes()),
+        };
+        let id = |oid: Oid| (!oid.is_zero()).then_some(oid);
+        changes.push(Change {
+            status,
+            old_path: old_path.map(<[u8]>::to_vec),
+            new_path: new_path.map(<[u8]>::to_vec),
+            old_id: if status == Status::Added { None } else { id(old.id()) },
+            new_id: if status == Status::Deleted { None } else { id(new.id()) },
+        });
+    }
+    Ok(changes)
+}

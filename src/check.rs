@@ -1,0 +1,208 @@
+//! The engine: changes + policy → a [`Report`] of protected paths and findings.
+//!
+//! Pure: it reads no git state and prints nothing, so every entry point (hooks, `check`,
+//! `allow`, later `ci`) reaches the same verdict from the same inputs.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::changes::{Change, Status};
+use crate::config::Config;
+use crate::policy::Policy;
+use crate::weakening::{self, Finding};
+
+/// A changed file that touches a protected path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Protected {
+    /// How the file changed.
+    #[serde(serialize_with = "crate::render::serialize_status")]
+    pub status: Status,
+    /// Its path before, if any.
+    #[serde(serialize_with = "crate::render::serialize_opt_path")]
+    pub old_path: Option<Vec<u8>>,
+    /// Its path after, if any.
+    #[serde(serialize_with = "crate::render::serialize_opt_path")]
+    pub new_path: Option<Vec<u8>>,
+    /// Each of its paths that is protected, with the pattern that protects it.
+    pub matched: Vec<Match>,
+}
+
+/// One protected path and the pattern that protects it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Match {
+    /// The protected path.
+    #[serde(serialize_with = "crate::render::serialize_path")]
+    pub path: Vec<u8>,
+    /// The `[protect].paths` pattern (or the always-protected `guard.toml`).
+    pub pattern: String,
+}
+
+/// What a set of changes does to the protected paths and the tests.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// How many files changed in all.
+    pub files_changed: usize,
+    /// Changed files on protected paths.
+    pub protected: Vec<Protected>,
+    /// Weakening findings, blocking or not.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// Evaluates `changes` against the policy.
+    pub fn evaluate(changes: &[Change], config: &Config, policy: &Policy) -> Report {
+        let protected = changes
+            .iter()
+            .filter_map(|change| {
+                let matched: Vec<Match> = change
+                    .paths()
+                    .filter_map(|path| {
+                        policy.protecting_pattern(path).map(|pattern| Match {
+                            path: path.to_vec(),
+                            pattern: pattern.to_string(),
+                        })
+                    })
+                    .collect();
+                (!matched.is_empty()).then(|| Protected {
+                    status: change.status,
+                    old_path: change.old_path.clone(),
+                    new_path: change.new_path.clone(),
+                    matched,
+                })
+            })
+            .collect();
+        let mut findings = if config.weakening.enabled {
+            weakening::path_findings(changes, policy)
+        } else {
+            Vec::new()
+        };
+        for finding in &mut findings {
+            finding.blocking = config.blocks(finding.kind);
+        }
+        Report {
+            files_changed: changes.len(),
+            protected,
+            findings,
+        }
+    }
+
+    /// Whether this change needs a human's reason before it may land.
+    pub fn needs_approval(&self) -> bool {
+        !self.protected.is_empty() || self.findings.iter().any(|f| f.blocking)
+    }
+
+    /// Every path an approval must name (`Guard-Paths`): the protected ones and those
+    /// with a blocking finding, sorted and without repeats.
+    pub fn approval_paths(&self) -> Vec<Vec<u8>> {
+        let protected = self.protected.iter().flat_map(|p| &p.matched).map(|m| &m.path);
+        let flagged = self.findings.iter().filter(|f| f.blocking).map(|f| &f.path);
+        protected
+            .chain(flagged)
+            .cloned()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    }
+
+    /// `kind path:line` for each blocking finding, as `Guard-Findings` records them.
+    pub fn finding_labels(&self) -> Vec<String> {
+        self.findings
+            .iter()
+            .filter(|f| f.blocking)
+            .map(|f| {
+                let path = crate::notes::quote_path(&f.path);
+                match f.line {
+                    Some(line) => format!("{} {path}:{line}", f.kind),
+                    None => format!("{} {path}", f.kind),
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(status: Status, old: Option<&str>, new: Option<&str>) -> Change {
+        Change {
+            status,
+            old_path: old.map(|p| p.as_bytes().to_vec()),
+            new_path: new.map(|p| p.as_bytes().to_vec()),
+            old_id: None,
+            new_id: None,
+        }
+    }
+
+    fn evaluate(changes: &[Change]) -> Report {
+        let config = Config::default();
+        let policy = Policy::new(&config.protect.paths).unwrap();
+        Report::evaluate(changes, &config, &policy)
+    }
+
+    #[test]
+    fn unprotected_change_needs_nothing() {
+        let r = evaluate(&[change(Status::Modified, Some("src/a.py"), Some("src/a.py"))]);
+        assert!(!r.needs_approval());
+        assert_eq!(r.files_changed, 1);
+        assert!(r.approval_paths().is_empty());
+    }
+
+    #[test]
+    fn rename_out_of_tests_is_protected_by_its_old_path_and_a_finding() {
+        let r = evaluate(&[change(Status::Renamed, Some("tests/t.py"), Some("checks/t.py"))]);
+        assert!(r.needs_approval());
+        assert_eq!(r.protected[0].matched, vec![Match {
+            path: b"tests/t.py".to_vec(),
+            pattern: "tests/**".into()
+        }]);
+        assert_eq!(r.findings.len(), 1);
+        assert_eq!(r.findings[0].kind, "protected-moved");
+        assert!(r.findings[0].blocking);
+        assert_eq!(r.approval_paths(), vec![b"checks/t.py".to_vec(), b"tests/t.py".to_vec()]);
+    }
+
+    #[test]
+    fn rename_within_protected_paths_is_protected_but_not_a_finding() {
+        let r = evaluate(&[change(Status::Renamed, Some("tests/a.py"), Some("tests/b.py"))]);
+        assert_eq!(r.protected[0].matched.len(), 2);
+        assert!(r.findings.is_empty());
+    }
+
+    #[test]
+    fn rename_into_tests_is_protected_by_its_new_path() {
+        let r = evaluate(&[change(Status::Renamed, Some("src/x.py"), Some("tests/x.py"))]);
+        assert_eq!(r.approval_paths(), vec![b"tests/x.py".to_vec()]);
+        assert!(r.findings.is_empty());
+    }
+
+    #[test]
+    fn deletion_of_a_protected_file_is_protected() {
+        let r = evaluate(&[change(Status::Deleted, Some("conftest.py"), None)]);
+        assert!(r.needs_approval());
+        assert_eq!(r.approval_paths(), vec![b"conftest.py".to_vec()]);
+    }
+
+    #[test]
+    fn a_finding_not_in_block_is_shown_but_does_not_block() {
+        let mut config = Config::default();
+        config.protect.paths = vec!["tests/**".into()];
+        config.weakening.block.clear();
+        let policy = Policy::new(&config.protect.paths).unwrap();
+        let changes = [change(Status::Renamed, Some("tests/t.py"), Some("checks/t.py"))];
+        let r = Report::evaluate(&changes, &config, &policy);
+        assert_eq!(r.findings.len(), 1);
+        assert!(!r.findings[0].blocking);
+        assert_eq!(r.approval_paths(), vec![b"tests/t.py".to_vec()]);
+    }
+
+    #[test]
+    fn weakening_disabled_reports_no_findings() {
+        let mut config = Config::default();
+        config.weakening.enabled = false;
+        let policy = Policy::new(&config.protect.paths).unwrap();
+        let changes = [change(Status::Renamed, Some("tests/t.py"), Some("checks/t.py"))];
+        assert!(Report::evaluate(&changes, &config, &policy).findings.is_empty());
+    }
+}

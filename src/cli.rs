@@ -1,0 +1,94 @@
+//! The command line, as clap derive types. Their doc comments are the manual.
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::hook::HookName;
+
+/// Stop silent test weakening: changes to protected test paths need a human's reason,
+/// stored in git notes and re-checked in CI.
+#[derive(Debug, Parser)]
+#[command(name = "git-guard", bin_name = "git guard", version, propagate_version = true)]
+#[command(after_help = "Start with: git guard init && git guard install")]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output format of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum Format {
+    /// For people.
+    #[default]
+    Text,
+    /// One stable JSON document (see README, "JSON output").
+    Json,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write a commented guard.toml with the defaults.
+    ///
+    /// Example: git guard init
+    Init {
+        /// Overwrite an existing guard.toml.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Install the hooks into the hooks directory git really uses.
+    ///
+    /// Respects core.hooksPath and linked worktrees. A hook that is already there and is
+    /// not ours is kept and runs first. Safe to run again.
+    ///
+    /// Example: git guard install
+    Install,
+    /// Remove git-guard's hooks and restore the hooks they had chained, byte for byte.
+    ///
+    /// Example: git guard uninstall
+    Uninstall,
+    /// The entry point the installed hooks call.
+    ///
+    /// Example: git guard hook pre-commit
+    Hook {
+        /// Which hook git is running.
+        #[arg(value_enum)]
+        name: HookName,
+        /// The arguments git passed to the hook.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Report protected changes and findings; exit 1 if an approval is missing.
+    ///
+    /// Example: git guard check --staged --format json
+    Check {
+        /// The staged change (the default).
+        #[arg(long, conflicts_with_all = ["commit", "range"])]
+        staged: bool,
+        /// One commit, against its first parent, with the policy of that parent.
+        #[arg(long, value_name = "REV", conflicts_with = "range")]
+        commit: Option<String>,
+        /// Every commit in A..B, with the policy at A.
+        #[arg(long, value_name = "A..B")]
+        range: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Approve the staged change, exactly as it is staged, for a commit made without a
+    /// terminal. Refused when guard.toml sets allow_without_tty = false.
+    ///
+    /// Example: git guard allow --reason "Rounding rule changed by finance ticket FIN-12"
+    Allow {
+        /// One sentence: why the test itself must change.
+        #[arg(long)]
+        reason: String,
+    },
+    /// List the overrides recorded on commits: who, when, why, which paths.
+    ///
+    /// Example: git guard log main..HEAD
+    Log {
+        /// A revision (its whole history) or a range A..B; defaults to HEAD.
+        range: Option<String>,
+    },
+}

@@ -1,0 +1,169 @@
+//! The small commands built from the modules: `init`, `check`, `allow`, `log`.
+//!
+//! Each reads git through `repo`/`gate`, decides, and hands every word to `render`.
+
+use std::io::Write;
+
+use anyhow::Context;
+
+use crate::cli::Format;
+use crate::config::{self, Config};
+use crate::exit::{Outcome, hinted};
+use crate::notes::{self, Approval};
+use crate::policy::Policy;
+use crate::render::{self, Checked, Verdict};
+use crate::repo::{Repo, short_id};
+use crate::{approval, gate};
+
+/// `git guard init [--force]`: writes the commented default `guard.toml`.
+pub fn init(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let path = repo.work_tree()?.join(config::FILE_NAME);
+    if path.exists() && !force {
+        return Err(hinted(
+            format!("{} already exists", path.display()),
+            "keep it, or pass --force to overwrite it with the defaults",
+        ));
+    }
+    std::fs::write(&path, config::EXAMPLE).with_context(|| format!("writing {}", path.display()))?;
+    render::init_done(out, config::FILE_NAME)?;
+    Ok(Outcome::Allowed)
+}
+
+/// `git guard check`: the staged change (default), one commit, or a range.
+pub fn check(
+    repo: &Repo,
+    commit: Option<String>,
+    range: Option<String>,
+    format: Format,
+    out: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
+    let (checked, source) = match (commit, range) {
+        (Some(rev), _) => {
+            let commit = repo.commit(&rev)?;
+            let parent = commit.parent(0).ok();
+            let (config, source) = repo.policy_for(parent.as_ref())?;
+            let policy = Policy::new(&config.protect.paths)?;
+            (vec![gate::commit(repo, &commit, &config, &policy)?], source)
+        }
+        (None, Some(range)) => {
+            let base = match range.split_once("..") {
+                Some((base, _)) => Some(repo.commit(if base.is_empty() { "HEAD" } else { base })?),
+                None => None,
+            };
+            let (config, source) = repo.policy_for(base.as_ref())?;
+            let policy = Policy::new(&config.protect.paths)?;
+            let commits = gate::commits_in(repo, &range)?;
+            let checked = commits
+                .iter()
+                .map(|c| gate::commit(repo, c, &config, &policy))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            (checked, source)
+        }
+        (None, None) => {
+            let (_, source) = repo.policy()?;
+            let checked = match gate::staged(repo)? {
+                None => Vec::new(),
+                Some(staged) => vec![staged_checked(staged)],
+            };
+            (checked, source)
+        }
+    };
+    match format {
+        Format::Text => render::check_text(out, &checked, &source)?,
+        Format::Json => render::check_json(out, &checked, &source)?,
+    }
+    Ok(if checked.iter().any(|c| c.verdict == Verdict::NeedsApproval) {
+        Outcome::Blocked
+    } else {
+        Outcome::Allowed
+    })
+}
+
+fn staged_checked(staged: gate::Staged) -> Checked {
+    let verdict = if !staged.report.needs_approval() {
+        Verdict::Clean
+    } else if staged.pending.is_some() {
+        Verdict::Approved
+    } else {
+        Verdict::NeedsApproval
+    };
+    Checked {
+        target: "staged".into(),
+        subject: None,
+        verdict,
+        approval_paths: staged.report.approval_paths(),
+        approvals: staged.pending.iter().map(Into::into).collect(),
+        report: staged.report,
+    }
+}
+
+/// `git guard allow --reason`: binds an approval to the exact staged tree.
+pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let Some(staged) = gate::staged(repo)? else {
+        render::nothing_to_allow(out)?;
+        return Ok(Outcome::Allowed);
+    };
+    let config: &Config = &staged.config;
+    if !staged.report.needs_approval() {
+        render::nothing_to_allow(out)?;
+        return Ok(Outcome::Allowed);
+    }
+    if !config.approval.allow_without_tty {
+        render::allow_refused(out)?;
+        return Ok(Outcome::Blocked);
+    }
+    let length = notes::reason_length(reason);
+    let min = config.approval.min_reason_chars;
+    if length < min || length == 0 {
+        return Err(hinted(
+            format!("the reason is too short: {}", render::reason_too_short(length, min)),
+            "say in one sentence why the test itself must change, e.g. \
+             --reason \"Rounding rule changed by finance ticket FIN-12\"",
+        ));
+    }
+    let tree = staged.tree.context("the staged tree was not computed")?;
+    let approval = Approval {
+        reason: notes::one_line(reason),
+        by: repo.identity(),
+        at: notes::now(),
+        via: "allow".into(),
+        paths: staged.report.approval_paths(),
+        findings: staged.report.finding_labels(),
+        patch_id: None,
+        blocked_attempts: None,
+    };
+    approval::save(repo, tree, &approval)?;
+    render::allowed(out, &staged.report, &short_id(tree))?;
+    Ok(Outcome::Allowed)
+}
+
+/// `git guard log [RANGE]`: the overrides recorded on the commits of a range.
+pub fn log(repo: &Repo, range: Option<&str>, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let (config, _) = repo.policy()?;
+    let notes_ref = &config.approval.notes_ref;
+    let range = range.unwrap_or("HEAD");
+    if range == "HEAD" && repo.head_commit()?.is_none() {
+        render::log_empty(out, notes_ref)?;
+        return Ok(Outcome::Allowed);
+    }
+    let mut any = false;
+    let mut commits = gate::commits_in(repo, range)?;
+    commits.reverse();
+    for commit in commits {
+        let approvals = notes::approvals(repo, notes_ref, commit.id())?;
+        if approvals.is_empty() {
+            continue;
+        }
+        any = true;
+        render::log_entry(
+            out,
+            &short_id(commit.id()),
+            &crate::repo::subject(&commit),
+            &approvals,
+        )?;
+    }
+    if !any {
+        render::log_empty(out, notes_ref)?;
+    }
+    Ok(Outcome::Allowed)
+}

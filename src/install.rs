@@ -1,0 +1,190 @@
+//! Hook files: write ours, chain a foreign one, restore it on uninstall; `notes.rewriteRef`.
+//!
+//! Our hooks are the embedded template `hooks/hook.sh`, marked by [`MARKER`]. A hook that
+//! is not ours is renamed to `<name>.guard-chained` beside ours and run first by it;
+//! uninstall renames it back, so its bytes and mode are exactly as they were.
+
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::exit::{Outcome, hinted};
+use crate::render;
+use crate::repo::Repo;
+
+/// The hook script template; `@HOOK@` and `@GUARD@` are filled in at install time.
+pub const TEMPLATE: &str = include_str!("../hooks/hook.sh");
+
+/// The line that marks a hook file as ours.
+pub const MARKER: &str = "# git-guard-hook:";
+
+/// The hooks git-guard installs.
+pub const HOOKS: [&str; 2] = ["pre-commit", "post-commit"];
+
+/// The suffix a foreign hook is kept under while ours runs it.
+pub const CHAINED_SUFFIX: &str = ".guard-chained";
+
+/// The script for one hook, calling the binary at `guard` (or `git-guard` on PATH).
+pub fn script(hook: &str, guard: &Path) -> String {
+    TEMPLATE
+        .replace("@HOOK@", hook)
+        .replace("@GUARD@", &shell_quote(&guard.to_string_lossy()))
+}
+
+/// Whether the file content is a hook git-guard wrote.
+pub fn is_ours(content: &[u8]) -> bool {
+    let head = &content[..content.len().min(512)];
+    head.windows(MARKER.len()).any(|w| w == MARKER.as_bytes())
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// `git guard install`.
+pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    repo.work_tree()?;
+    let (config, _) = repo.policy()?;
+    let dir = repo.hooks_dir()?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| hinted(format!("cannot create the hooks directory {}: {e}", dir.display()), "check its permissions, or core.hooksPath"))?;
+    let guard = std::env::current_exe().context("finding the git-guard binary")?;
+    let mut actions = Vec::new();
+    for hook in HOOKS {
+        let path = dir.join(hook);
+        let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+        let wanted = script(hook, &guard);
+        let action = match std::fs::read(&path) {
+            Ok(existing) if is_ours(&existing) => {
+                if existing == wanted.as_bytes() {
+                    "already installed"
+                } else {
+                    write_hook(&path, &wanted)?;
+                    "updated"
+                }
+            }
+            Ok(_) => {
+                if chained.exists() {
+                    return Err(hinted(
+                        format!(
+                            "{} is not a git-guard hook, and {} already holds an earlier chained hook",
+                            path.display(),
+                            chained.display()
+                        ),
+                        "keep one of the two: merge them by hand, or move one aside, then run `git guard install` again",
+                    ));
+                }
+                std::fs::rename(&path, &chained).map_err(|e| {
+                    hinted(
+                        format!("cannot move the existing {hook} hook aside: {e}"),
+                        format!("check permissions on {}", dir.display()),
+                    )
+                })?;
+                write_hook(&path, &wanted)?;
+                "installed; the existing hook is kept and runs first"
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                write_hook(&path, &wanted)?;
+                "installed"
+            }
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        actions.push((hook, action));
+    }
+    ensure_rewrite_ref(repo, &config.approval.notes_ref)?;
+    render::install_done(out, &dir.display().to_string(), &config.approval.notes_ref)?;
+    for (hook, action) in actions {
+        render::hook_action(out, hook, action)?;
+    }
+    Ok(Outcome::Allowed)
+}
+
+/// `git guard uninstall`.
+pub fn uninstall(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let dir = repo.hooks_dir()?;
+    let mut actions = Vec::new();
+    for hook in HOOKS {
+        let path = dir.join(hook);
+        let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+        let action = match std::fs::read(&path) {
+            Ok(existing) if is_ours(&existing) => {
+                if chained.exists() {
+                    std::fs::rename(&chained, &path)
+                        .with_context(|| format!("restoring {}", path.display()))?;
+                    "removed; the earlier hook is restored"
+                } else {
+                    std::fs::remove_file(&path)
+                        .with_context(|| format!("removing {}", path.display()))?;
+                    "removed"
+                }
+            }
+            Ok(_) => "not ours, left alone",
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "not installed",
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        actions.push((hook, action));
+    }
+    render::uninstall_done(out, &dir.display().to_string())?;
+    for (hook, action) in actions {
+        render::hook_action(out, hook, action)?;
+    }
+    Ok(Outcome::Allowed)
+}
+
+/// Writes an executable hook atomically: a temp file in the same directory, renamed.
+fn write_hook(path: &Path, content: &str) -> anyhow::Result<()> {
+    let dir = path.parent().context("a hook path has a directory")?;
+    let fail = |e: std::io::Error| {
+        hinted(
+            format!("cannot write {}: {e}", path.display()),
+            format!("check that {} is writable", dir.display()),
+        )
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    tmp.write_all(content.as_bytes()).map_err(fail)?;
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(0o755))
+        .map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// Adds the notes ref to `notes.rewriteRef` (multi-valued) unless it is there already.
+fn ensure_rewrite_ref(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
+    let config = repo.git.config().context("reading git config")?;
+    let mut present = false;
+    if let Ok(mut entries) = config.multivar("notes.rewriteRef", None) {
+        while let Some(entry) = entries.next() {
+            if entry.map(|e| e.value().ok() == Some(notes_ref)).unwrap_or(false) {
+                present = true;
+            }
+        }
+    }
+    if !present {
+        repo.run_git(&["config", "--add", "notes.rewriteRef", notes_ref])?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn script_is_marked_and_quotes_the_binary_path() {
+        let s = script("pre-commit", Path::new("/opt/it's here/git-guard"));
+        assert!(is_ours(s.as_bytes()));
+        assert!(s.starts_with("#!/bin/sh\n"));
+        assert!(s.contains("hook=pre-commit\n"));
+        assert!(s.contains(r"guard='/opt/it'\''s here/git-guard'"));
+        assert!(!s.contains("@HOOK@") && !s.contains("@GUARD@"));
+    }
+
+    #[test]
+    fn foreign_hooks_are_not_ours() {
+        assert!(!is_ours(b"#!/bin/sh\necho lint\n"));
+        assert!(!is_ours(&[0x7f, b'E', b'L', b'F', 0, 0]));
+    }
+}

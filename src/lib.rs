@@ -1,0 +1,45 @@
+//! git-guard: git hooks that stop silent test weakening.
+//!
+//! The binary parses arguments and calls [`run`]; everything else is here so that tests
+//! and later tools can call the engine in-process.
+
+pub mod approval;
+pub mod changes;
+pub mod check;
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod exit;
+pub mod gate;
+pub mod hook;
+pub mod install;
+pub mod notes;
+pub mod policy;
+pub mod prompt;
+pub mod render;
+pub mod repo;
+pub mod weakening;
+
+use std::io::Write;
+
+use cli::{Cli, Command};
+use exit::Outcome;
+use repo::Repo;
+
+/// Runs one command, writing its output to `out` and diagnostics to `err`.
+pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Hook { name, args: _ } => hook::run(name, err),
+        Command::Init { force } => commands::init(&Repo::open()?, force, out),
+        Command::Install => install::install(&Repo::open()?, out),
+        Command::Uninstall => install::uninstall(&Repo::open()?, out),
+        Command::Check {
+            staged: _,
+            commit,
+            range,
+            format,
+        } => commands::check(&Repo::open()?, commit, range, format, out),
+        Command::Allow { reason } => commands::allow(&Repo::open()?, &reason, out),
+        Command::Log { range } => commands::log(&Repo::open()?, range.as_deref(), out),
+    }
+}

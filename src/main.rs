@@ -1,0 +1,45 @@
+//! The `git-guard` binary: parse, run, map the outcome to exit 0/1/2.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use git_guard::cli::Cli;
+use git_guard::exit::{CANNOT_RUN, print_error};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let rendered = e.render().to_string();
+            let mut err = io::stderr().lock();
+            let _ = write!(err, "{}", rendered.trim_end_matches('\n'));
+            let _ = writeln!(err, "\nhint: see `git guard --help` for the commands and their options");
+            return ExitCode::from(CANNOT_RUN);
+        }
+    };
+    let mut out = io::stdout().lock();
+    let mut err = io::stderr().lock();
+    match git_guard::run(cli, &mut out, &mut err) {
+        Ok(outcome) => ExitCode::from(outcome.code()),
+        // The reader went away (`git guard log | head`): nothing is wrong.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            print_error(&mut err, &e);
+            ExitCode::from(CANNOT_RUN)
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,343 @@
+//! The override note: format, parse, coverage, and reading/appending on the notes ref.
+//!
+//! A note is one or more blocks, each a title line, a blank line and `Guard-*` trailers,
+//! so `git interpret-trailers --parse` reads it. Paths are C-quoted the way git quotes
+//! them whenever they hold a space, a quote, a backslash, a control or non-ASCII byte.
+
+use anyhow::Context;
+use git2::Oid;
+
+use crate::repo::Repo;
+
+/// The first line of every block git-guard writes.
+pub const TITLE: &str = "git-guard: protected change approved";
+
+/// How an approval was given (`Guard-Via`).
+pub const VIAS: [&str; 4] = ["prompt", "allow", "override", "label"];
+
+/// One approval block of a note.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Approval {
+    /// The human's sentence: why the oracle changed.
+    pub reason: String,
+    /// `Name <email>` of who approved.
+    pub by: String,
+    /// RFC 3339 UTC time of approval.
+    pub at: String,
+    /// `prompt`, `allow`, `override` or `label`.
+    pub via: String,
+    /// The protected paths the approval covers (raw bytes).
+    pub paths: Vec<Vec<u8>>,
+    /// `kind path:line` of each blocking finding approved.
+    pub findings: Vec<String>,
+    /// `git patch-id --stable` of the approved change, when known.
+    pub patch_id: Option<String>,
+    /// How many blocked attempts preceded this approval, when known.
+    pub blocked_attempts: Option<u32>,
+}
+
+impl Approval {
+    /// The block as it is written into a note, ending in a newline.
+    pub fn to_note(&self) -> String {
+        let mut out = format!("{TITLE}\n\n");
+        let mut trailer = |key: &str, value: &str| {
+            out.push_str(key);
+            out.push_str(": ");
+            out.push_str(value);
+            out.push('\n');
+        };
+        trailer("Guard-Reason", &one_line(&self.reason));
+        trailer("Guard-By", &one_line(&self.by));
+        trailer("Guard-At", &self.at);
+        trailer("Guard-Via", &self.via);
+        for path in &self.paths {
+            trailer("Guard-Paths", &quote_path(path));
+        }
+        for finding in &self.findings {
+            trailer("Guard-Findings", &one_line(finding));
+        }
+        if let Some(id) = &self.patch_id {
+            trailer("Guard-Patch-Id", id);
+        }
+        if let Some(n) = self.blocked_attempts {
+            trailer("Guard-Blocked-Attempts", &n.to_string());
+        }
+        out
+    }
+
+    /// Whether the reason meets the policy's minimum length.
+    pub fn reason_is_long_enough(&self, min_chars: usize) -> bool {
+        reason_length(&self.reason) >= min_chars
+    }
+}
+
+/// The length of a reason as the policy counts it: characters, outer space trimmed.
+pub fn reason_length(reason: &str) -> usize {
+    reason.trim().chars().count()
+}
+
+/// Collapses line breaks and runs of blanks so a value stays one trailer line.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Every git-guard block in a note; other text in the note is ignored.
+pub fn parse(note: &str) -> Vec<Approval> {
+    let mut blocks = Vec::new();
+    let mut current: Option<Approval> = None;
+    for line in note.lines() {
+        if line.trim_end() == TITLE {
+            blocks.extend(current.take());
+            current = Some(Approval::default());
+            continue;
+        }
+        let Some(block) = current.as_mut() else {
+            continue;
+        };
+        let Some((key, value)) = line.split_once(": ") else {
+            continue;
+        };
+        let value = value.trim();
+        match key {
+            "Guard-Reason" => block.reason = value.to_string(),
+            "Guard-By" => block.by = value.to_string(),
+            "Guard-At" => block.at = value.to_string(),
+            "Guard-Via" => block.via = value.to_string(),
+            "Guard-Paths" => block.paths.push(unquote_path(value)),
+            "Guard-Findings" => block.findings.push(value.to_string()),
+            "Guard-Patch-Id" => block.patch_id = Some(value.to_string()),
+            "Guard-Blocked-Attempts" => block.blocked_attempts = value.parse().ok(),
+            _ => {}
+        }
+    }
+    blocks.extend(current);
+    blocks
+}
+
+/// Whether valid approvals (reason long enough) together name every required path.
+///
+/// A note cannot be stretched over a later, larger change: a path the approvals do not
+/// name stays unapproved.
+pub fn covers(approvals: &[Approval], required: &[Vec<u8>], min_reason_chars: usize) -> bool {
+    let valid: Vec<&Approval> = approvals
+        .iter()
+        .filter(|a| a.reason_is_long_enough(min_reason_chars))
+        .collect();
+    !valid.is_empty()
+        && required
+            .iter()
+            .all(|path| valid.iter().any(|a| a.paths.contains(path)))
+}
+
+/// Quotes a path the way git does (`core.quotePath`), also quoting spaces so a trailer
+/// value keeps its exact bytes.
+pub fn quote_path(path: &[u8]) -> String {
+    let needs_quotes = path
+        .iter()
+        .any(|&b| b == b'"' || b == b'\\' || b == b' ' || b < 0x20 || b >= 0x7f);
+    if !needs_quotes {
+        return String::from_utf8_lossy(path).into_owned();
+    }
+    let mut out = String::with_capacity(path.len() + 2);
+    out.push('"');
+    for &b in path {
+        match b {
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b if b < 0x20 || b >= 0x7f => out.push_str(&format!("\\{b:03o}")),
+            b => out.push(b as char),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Reverses [`quote_path`]; an unquoted value is taken as it is.
+pub fn unquote_path(value: &str) -> Vec<u8> {
+    let Some(inner) = value
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+    else {
+        return value.as_bytes().to_vec();
+    };
+    let bytes = inner.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' || i + 1 == bytes.len() {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let escaped = bytes[i + 1];
+        i += 2;
+        let simple = match escaped {
+            b'a' => Some(0x07),
+            b'b' => Some(0x08),
+            b't' => Some(b'\t'),
+            b'n' => Some(b'\n'),
+            b'v' => Some(0x0b),
+            b'f' => Some(0x0c),
+            b'r' => Some(b'\r'),
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            _ => None,
+        };
+        if let Some(b) = simple {
+            out.push(b);
+            continue;
+        }
+        let octal = &bytes[i - 1..(i + 2).min(bytes.len())];
+        if octal.len() == 3 && octal.iter().all(|d| (b'0'..=b'7').contains(d)) {
+            let value = octal.iter().fold(0u32, |acc, d| acc * 8 + u32::from(d - b'0'));
+            out.push(value as u8);
+            i += 2;
+        } else {
+            out.extend_from_slice(&[b'\\', escaped]);
+        }
+    }
+    out
+}
+
+/// The note text on `commit`, if any.
+pub fn read(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Option<String>> {
+    match repo.git.find_note(Some(notes_ref), commit) {
+        Ok(note) => Ok(Some(String::from_utf8_lossy(note.message_bytes()).into_owned())),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading the note on {commit} in {notes_ref}")),
+    }
+}
+
+/// The approvals recorded on `commit`.
+pub fn approvals(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Vec<Approval>> {
+    Ok(read(repo, notes_ref, commit)?.as_deref().map(parse).unwrap_or_default())
+}
+
+/// Appends a block to the note on `commit`, keeping whatever the note already says.
+pub fn append(repo: &Repo, notes_ref: &str, commit: Oid, approval: &Approval) -> anyhow::Result<()> {
+    let mut text = read(repo, notes_ref, commit)?.unwrap_or_default();
+    if !text.is_empty() {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push('\n');
+    }
+    text.push_str(&approval.to_note());
+    let signature = note_signature(repo)?;
+    repo.git
+        .note(&signature, &signature, Some(notes_ref), commit, &text, true)
+        .with_context(|| format!("writing the note on {commit} to {notes_ref}"))?;
+    Ok(())
+}
+
+/// Who the notes commit is by: the user's identity, or a neutral one when git has none.
+fn note_signature(repo: &Repo) -> anyhow::Result<git2::Signature<'static>> {
+    repo.git
+        .signature()
+        .or_else(|_| git2::Signature::now("git-guard", "git-guard@localhost"))
+        .context("making the notes commit signature")
+}
+
+/// The current time as RFC 3339 UTC to the second, as `Guard-At` records it.
+pub fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Approval {
+        Approval {
+            reason: "Fixture seeds a random currency table; equality was flaky, fixed the seed"
+                .into(),
+            by: "Jane Doe <jane@example.com>".into(),
+            at: "2026-12-02T09:16:00Z".into(),
+            via: "prompt".into(),
+            paths: vec![b"tests/test_invoice_rounding.py".to_vec()],
+            findings: vec!["assertion-loosened tests/test_invoice_rounding.py:14".into()],
+            patch_id: None,
+            blocked_attempts: None,
+        }
+    }
+
+    #[test]
+    fn format_matches_the_spec_exactly() {
+        assert_eq!(
+            sample().to_note(),
+            "git-guard: protected change approved\n\n\
+             Guard-Reason: Fixture seeds a random currency table; equality was flaky, fixed the seed\n\
+             Guard-By: Jane Doe <jane@example.com>\n\
+             Guard-At: 2026-12-02T09:16:00Z\n\
+             Guard-Via: prompt\n\
+             Guard-Paths: tests/test_invoice_rounding.py\n\
+             Guard-Findings: assertion-loosened tests/test_invoice_rounding.py:14\n"
+        );
+    }
+
+    #[test]
+    fn parse_round_trips_and_reads_appended_blocks() {
+        let mut second = sample();
+        second.via = "allow".into();
+        second.paths = vec![b"tests/a b.py".to_vec(), b"tests/\xff\n\"q\".py".to_vec()];
+        second.patch_id = Some("abc123".into());
+        second.blocked_attempts = Some(3);
+        let note = format!("{}\n{}", sample().to_note(), second.to_note());
+        assert_eq!(parse(&note), vec![sample(), second]);
+    }
+
+    #[test]
+    fn text_that_is_not_ours_is_ignored() {
+        let note = format!("some other tool's note\nKey: value\n\n{}", sample().to_note());
+        assert_eq!(parse(&note), vec![sample()]);
+        assert!(parse("Guard-Reason: forged without a title line\n").is_empty());
+    }
+
+    #[test]
+    fn reason_with_newlines_stays_on_one_trailer_line() {
+        let mut a = sample();
+        a.reason = "first line\nGuard-Paths: src/evil.py".into();
+        let parsed = parse(&a.to_note());
+        assert_eq!(parsed[0].reason, "first line Guard-Paths: src/evil.py");
+        assert_eq!(parsed[0].paths, vec![b"tests/test_invoice_rounding.py".to_vec()]);
+    }
+
+    #[test]
+    fn quoting_follows_git() {
+        assert_eq!(quote_path(b"tests/plain.py"), "tests/plain.py");
+        assert_eq!(quote_path(b"tests/a b.py"), "\"tests/a b.py\"");
+        assert_eq!(quote_path(b"tests/a\nb.py"), "\"tests/a\\nb.py\"");
+        assert_eq!(quote_path("tests/é.py".as_bytes()), "\"tests/\\303\\251.py\"");
+        assert_eq!(quote_path(b"a\"b\\c\t"), "\"a\\\"b\\\\c\\t\"");
+        assert_eq!(quote_path(b"\x01\x7f"), "\"\\001\\177\"");
+    }
+
+    #[test]
+    fn unquote_reverses_quote_for_every_byte() {
+        let all: Vec<u8> = (0u8..=255).collect();
+        assert_eq!(unquote_path(&quote_path(&all)), all);
+        assert_eq!(unquote_path("plain/path.py"), b"plain/path.py");
+        assert_eq!(unquote_path("\"dangling\\\""), b"dangling\\");
+    }
+
+    #[test]
+    fn coverage_needs_every_path_and_a_long_enough_reason() {
+        let a = sample();
+        let required = vec![b"tests/test_invoice_rounding.py".to_vec()];
+        assert!(covers(std::slice::from_ref(&a), &required, 20));
+        assert!(!covers(std::slice::from_ref(&a), &required, 500));
+        let wider = vec![required[0].clone(), b"tests/other.py".to_vec()];
+        assert!(!covers(std::slice::from_ref(&a), &wider, 20));
+        let mut b = sample();
+        b.paths = vec![b"tests/other.py".to_vec()];
+        assert!(covers(&[a, b], &wider, 20));
+        assert!(!covers(&[], &[], 20));
+    }
+}

@@ -1,0 +1,382 @@
+//! Every word the user sees: reports, block messages, prompts, JSON.
+//!
+//! Commands decide; this module says it. Paths are shown quoted the way git quotes them.
+
+use std::io::{self, Write};
+
+use serde::Serializer;
+
+use crate::changes::Status;
+use crate::check::Report;
+use crate::notes::{self, Approval, quote_path};
+use crate::repo::PolicySource;
+
+/// A path for people: as git shows it (`"tests/a b.py"` quoted, plain otherwise).
+pub fn path(bytes: &[u8]) -> String {
+    quote_path(bytes)
+}
+
+/// Serde: a byte path as a JSON string, UTF-8 when it is, git-quoted when it is not.
+pub fn serialize_path<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => s.serialize_str(text),
+        Err(_) => s.serialize_str(&quote_path(bytes)),
+    }
+}
+
+/// Serde: an optional byte path.
+pub fn serialize_opt_path<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+    match bytes {
+        Some(b) => serialize_path(b, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// Serde: a status as its word.
+pub fn serialize_status<S: Serializer>(status: &Status, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(status.word())
+}
+
+/// Where the policy came from, for one line of context.
+pub fn policy_source(source: &PolicySource) -> String {
+    match source {
+        PolicySource::Commit(id) => format!("guard.toml at {id}"),
+        PolicySource::WorkTree => "guard.toml (work tree, not yet committed)".into(),
+        PolicySource::Defaults => "built-in defaults".into(),
+    }
+}
+
+/// The one-line notice for a repository without `guard.toml`.
+pub fn defaults_notice(w: &mut dyn Write, source: &PolicySource) -> io::Result<()> {
+    if *source == PolicySource::Defaults {
+        writeln!(
+            w,
+            "note: no guard.toml here; using the default policy (`git guard init` writes it out)"
+        )?;
+    }
+    Ok(())
+}
+
+/// The protected paths and findings of a report, one per line, indented.
+pub fn report_lines(w: &mut dyn Write, report: &Report) -> io::Result<()> {
+    for p in &report.protected {
+        let shown = match (&p.old_path, &p.new_path) {
+            (Some(old), Some(new)) if old != new => format!("{} -> {}", path(old), path(new)),
+            (_, Some(new)) => path(new),
+            (Some(old), None) => path(old),
+            (None, None) => String::new(),
+        };
+        let patterns: Vec<String> = p.matched.iter().map(|m| format!("`{}`", m.pattern)).collect();
+        writeln!(
+            w,
+            "  {} {shown}  (protected by {})",
+            p.status.letter(),
+            patterns.join(", ")
+        )?;
+    }
+    for f in &report.findings {
+        let at = match f.line {
+            Some(line) => format!("{}:{line}", path(&f.path)),
+            None => path(&f.path),
+        };
+        let severity = if f.blocking { "" } else { " (warning only)" };
+        writeln!(w, "  ! {} {at}: {}{severity}", f.kind, f.detail)?;
+    }
+    Ok(())
+}
+
+/// A one-line count: "1 protected path, 1 finding in 3 changed files".
+fn summary(report: &Report) -> String {
+    let protected = report.protected.len();
+    let findings = report.findings.len();
+    format!(
+        "{protected} protected {}, {findings} {} in {} changed {}",
+        plural(protected, "change", "changes"),
+        plural(findings, "finding", "findings"),
+        report.files_changed,
+        plural(report.files_changed, "file", "files"),
+    )
+}
+
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// The exact command a human runs to approve the staged change.
+pub const ALLOW_COMMAND: &str =
+    "git guard allow --reason \"<one sentence: why the test itself must change>\"";
+
+/// Pre-commit with no terminal: what was found and the legitimate next steps.
+pub fn commit_blocked(
+    w: &mut dyn Write,
+    report: &Report,
+    source: &PolicySource,
+    allow_without_tty: bool,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: commit blocked: it changes what decides whether the tests pass."
+    )?;
+    defaults_notice(w, source)?;
+    report_lines(w, report)?;
+    writeln!(w)?;
+    writeln!(
+        w,
+        "No terminal is attached, so no one could be asked why. Next steps, in this order:"
+    )?;
+    writeln!(
+        w,
+        "  1. Fix the code under test, not the test: put the test back (`git restore --staged --worktree <path>`)\n     and change the code until the original test passes."
+    )?;
+    if allow_without_tty {
+        writeln!(
+            w,
+            "  2. If the test itself must change, a human approves this exact staged change:\n       {ALLOW_COMMAND}\n     then runs the same `git commit` again."
+        )?;
+    } else {
+        writeln!(
+            w,
+            "  2. If the test itself must change, a human runs `git commit` from a terminal and\n     answers the prompt (this repository turns `git guard allow` off)."
+        )?;
+    }
+    Ok(())
+}
+
+/// Shown on the terminal before asking for the reason.
+pub fn prompt_intro(report: &Report, source: &PolicySource) -> String {
+    let mut buf = Vec::new();
+    let _ = writeln!(
+        buf,
+        "git-guard: this commit changes what decides whether the tests pass."
+    );
+    let _ = defaults_notice(&mut buf, source);
+    let _ = report_lines(&mut buf, report);
+    let _ = writeln!(
+        buf,
+        "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the commit)."
+    );
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The prompt label.
+pub const REASON_PROMPT: &str = "Reason";
+
+/// The validator's message for a short reason.
+pub fn reason_too_short(length: usize, min: usize) -> String {
+    format!("please write at least {min} characters ({length} so far)")
+}
+
+/// The prompt was left empty or interrupted.
+pub fn commit_aborted(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: no reason given; commit aborted. Your staged changes are untouched."
+    )
+}
+
+/// A commit let through by a pending approval or the prompt.
+pub fn commit_approved(w: &mut dyn Write, approval: &Approval) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: protected change approved via {} by {}: {}",
+        approval.via, approval.by, approval.reason
+    )
+}
+
+/// Findings that do not block, shown on an otherwise allowed commit.
+pub fn warnings(w: &mut dyn Write, report: &Report) -> io::Result<()> {
+    writeln!(w, "git-guard: warning: weakening found (not blocking under this policy):")?;
+    report_lines(w, report)
+}
+
+/// Post-commit: the approval became a note.
+pub fn note_written(w: &mut dyn Write, commit: &str, notes_ref: &str) -> io::Result<()> {
+    writeln!(w, "git-guard: override note recorded on {commit} ({notes_ref})")
+}
+
+/// `git guard allow` succeeded.
+pub fn allowed(w: &mut dyn Write, report: &Report, tree: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Approved the staged change (tree {tree}); the next commit of exactly this index carries the note:"
+    )?;
+    report_lines(w, report)?;
+    writeln!(w, "Any further change to the index is not covered.")
+}
+
+/// `git guard allow` with nothing that needs approval.
+pub fn nothing_to_allow(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(w, "Nothing staged needs approval; no approval was recorded.")
+}
+
+/// `git guard allow` when the policy requires the prompt.
+pub fn allow_refused(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: refused: this repository sets [override] allow_without_tty = false.\n\
+         A human must run `git commit` from a terminal and answer the prompt."
+    )
+}
+
+/// How `check` ended.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// No approval needed.
+    Clean,
+    /// Needs approval and has one.
+    Approved,
+    /// Needs approval and has none.
+    NeedsApproval,
+}
+
+/// One checked unit (the staged change or a commit) for `check` output.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Checked {
+    /// `staged` or the commit id.
+    pub target: String,
+    /// The commit's subject, when it is a commit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The findings and protected paths.
+    #[serde(flatten)]
+    pub report: Report,
+    /// Paths an approval must name.
+    #[serde(serialize_with = "serialize_paths")]
+    pub approval_paths: Vec<Vec<u8>>,
+    /// The approvals found (pending or notes).
+    pub approvals: Vec<ApprovalView>,
+}
+
+/// An approval as `check --format json` shows it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ApprovalView {
+    /// The reason.
+    pub reason: String,
+    /// Who.
+    pub by: String,
+    /// When.
+    pub at: String,
+    /// How.
+    pub via: String,
+    /// What it covers.
+    #[serde(serialize_with = "serialize_paths")]
+    pub paths: Vec<Vec<u8>>,
+}
+
+impl From<&Approval> for ApprovalView {
+    fn from(a: &Approval) -> Self {
+        ApprovalView {
+            reason: a.reason.clone(),
+            by: a.by.clone(),
+            at: a.at.clone(),
+            via: a.via.clone(),
+            paths: a.paths.clone(),
+        }
+    }
+}
+
+fn serialize_paths<S: Serializer>(paths: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(paths.len()))?;
+    for p in paths {
+        match std::str::from_utf8(p) {
+            Ok(text) => seq.serialize_element(text)?,
+            Err(_) => seq.serialize_element(&quote_path(p))?,
+        }
+    }
+    seq.end()
+}
+
+/// `check` as text.
+pub fn check_text(w: &mut dyn Write, checked: &[Checked], source: &PolicySource) -> io::Result<()> {
+    defaults_notice(w, source)?;
+    for c in checked {
+        let title = match &c.subject {
+            Some(subject) => format!("commit {} {subject}", c.target),
+            None => "staged changes".to_string(),
+        };
+        writeln!(w, "{title}: {}", summary(&c.report))?;
+        report_lines(w, &c.report)?;
+        for a in &c.approvals {
+            writeln!(w, "  approved via {} by {} at {}: {}", a.via, a.by, a.at, a.reason)?;
+        }
+        let verdict = match c.verdict {
+            Verdict::Clean => "nothing needs approval",
+            Verdict::Approved => "approved",
+            Verdict::NeedsApproval => "NEEDS APPROVAL",
+        };
+        writeln!(w, "  => {verdict}")?;
+    }
+    writeln!(w, "policy: {}", policy_source(source))
+}
+
+/// `check --format json`: `{"policy": …, "checked": [...]}`, one document.
+pub fn check_json(w: &mut dyn Write, checked: &[Checked], source: &PolicySource) -> io::Result<()> {
+    let value = serde_json::json!({
+        "version": 1,
+        "policy": policy_source(source),
+        "blocked": checked.iter().any(|c| c.verdict == Verdict::NeedsApproval),
+        "checked": checked,
+    });
+    serde_json::to_writer_pretty(&mut *w, &value)?;
+    writeln!(w)
+}
+
+/// One commit's approvals for `git guard log`.
+pub fn log_entry(w: &mut dyn Write, commit: &str, subject: &str, approvals: &[Approval]) -> io::Result<()> {
+    writeln!(w, "{commit} {subject}")?;
+    for a in approvals {
+        writeln!(w, "  reason:   {}", a.reason)?;
+        writeln!(w, "  by:       {} at {} via {}", a.by, a.at, a.via)?;
+        for p in &a.paths {
+            writeln!(w, "  path:     {}", path(p))?;
+        }
+        for f in &a.findings {
+            writeln!(w, "  finding:  {f}")?;
+        }
+        if let Some(n) = a.blocked_attempts.filter(|n| *n > 0) {
+            writeln!(w, "  preceded by {n} blocked {}", plural(n as usize, "attempt", "attempts"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `git guard log` found nothing.
+pub fn log_empty(w: &mut dyn Write, notes_ref: &str) -> io::Result<()> {
+    writeln!(w, "No overrides recorded in {notes_ref} for this range.")
+}
+
+/// `git guard init` wrote the file.
+pub fn init_done(w: &mut dyn Write, file: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Wrote {file} with the default policy. Commit it, then run `git guard install`."
+    )
+}
+
+/// What `install` or `uninstall` did to one hook.
+pub fn hook_action(w: &mut dyn Write, name: &str, action: &str) -> io::Result<()> {
+    writeln!(w, "  {name:<12} {action}")
+}
+
+/// `git guard install` headline.
+pub fn install_done(w: &mut dyn Write, dir: &str, notes_ref: &str) -> io::Result<()> {
+    writeln!(w, "git-guard hooks installed in {dir}")?;
+    writeln!(
+        w,
+        "notes.rewriteRef includes {notes_ref}, so amend and rebase carry overrides."
+    )
+}
+
+/// `git guard uninstall` headline.
+pub fn uninstall_done(w: &mut dyn Write, dir: &str) -> io::Result<()> {
+    writeln!(w, "git-guard hooks removed from {dir}")
+}
+
+/// Quick self-check helper for notes shown inline.
+pub fn approval_summary(a: &Approval) -> String {
+    format!("{} ({} via {}, {})", notes::one_line(&a.reason), a.by, a.via, a.at)
+}

@@ -1,0 +1,207 @@
+//! The one place that opens git: discovery, git paths, the policy blob, identities.
+//!
+//! Everything else receives a [`Repo`]. Opening honours git's environment (`GIT_DIR`,
+//! `GIT_INDEX_FILE`, …) because hooks run with it: `git commit -a` and
+//! `git commit -- path` hand the hook a temporary index through `GIT_INDEX_FILE`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, bail};
+use git2::{Commit, ObjectType, Oid, Repository};
+
+use crate::config::{self, Config};
+use crate::exit::hinted;
+
+/// An open repository.
+pub struct Repo {
+    /// The libgit2 handle; only `repo`, `changes` and `notes` reach into it.
+    pub git: Repository,
+}
+
+/// Where the policy in force was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicySource {
+    /// `guard.toml` in this commit (short id).
+    Commit(String),
+    /// `guard.toml` in the work tree, not yet committed.
+    WorkTree,
+    /// No `guard.toml` anywhere: the built-in defaults.
+    Defaults,
+}
+
+impl Repo {
+    /// Opens the repository the current directory (or git's environment) points to.
+    pub fn open() -> anyhow::Result<Repo> {
+        let git = Repository::open_from_env().map_err(|e| {
+            hinted(
+                format!("not a git repository (or any parent up to the root): {}", e.message()),
+                "run this inside a git work tree, or `git init` one first",
+            )
+        })?;
+        Ok(Repo { git })
+    }
+
+    /// Opens the repository at `path` (tests and the demo use this seam).
+    pub fn open_at(path: &Path) -> anyhow::Result<Repo> {
+        let git = Repository::open(path)
+            .with_context(|| format!("opening the repository at {}", path.display()))?;
+        Ok(Repo { git })
+    }
+
+    /// The work tree root; an error in a bare repository.
+    pub fn work_tree(&self) -> anyhow::Result<&Path> {
+        self.git.workdir().ok_or_else(|| {
+            hinted(
+                "this is a bare repository, which has no work tree to guard",
+                "run git-guard in a clone with a work tree; in CI use `git guard ci`",
+            )
+        })
+    }
+
+    /// Per-worktree state (pending approvals, ledger): `git rev-parse --git-path guard`.
+    pub fn state_dir(&self) -> PathBuf {
+        self.git.path().join("guard")
+    }
+
+    /// The commit HEAD points to, or `None` before the first commit.
+    pub fn head_commit(&self) -> anyhow::Result<Option<Commit<'_>>> {
+        match self.git.head() {
+            Ok(head) => Ok(Some(head.peel_to_commit().context("reading HEAD")?)),
+            Err(e)
+                if e.code() == git2::ErrorCode::UnbornBranch
+                    || e.code() == git2::ErrorCode::NotFound =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e).context("reading HEAD"),
+        }
+    }
+
+    /// Resolves a revision (`HEAD~2`, a branch, an id) to a commit, or explains.
+    pub fn commit(&self, rev: &str) -> anyhow::Result<Commit<'_>> {
+        let object = self.git.revparse_single(rev).map_err(|e| {
+            hinted(
+                format!("unknown revision `{rev}`: {}", e.message()),
+                "name a commit: a branch, a tag, HEAD~1 or an object id",
+            )
+        })?;
+        object
+            .peel_to_commit()
+            .map_err(|_| hinted(format!("`{rev}` is not a commit"), "name a commit"))
+    }
+
+    /// The policy for a change built on `base`: `guard.toml` as committed there.
+    ///
+    /// With no commit yet, or none carrying `guard.toml`, the work-tree file applies (so
+    /// a fresh `git guard init` takes effect at once), else the defaults.
+    pub fn policy_for(&self, base: Option<&Commit<'_>>) -> anyhow::Result<(Config, PolicySource)> {
+        if let Some(commit) = base {
+            let short = short_id(commit.id());
+            if let Some(bytes) = self.blob_at(commit, config::FILE_NAME)? {
+                let origin = format!("{} at {short}", config::FILE_NAME);
+                return Ok((Config::parse(&bytes, &origin)?, PolicySource::Commit(short)));
+            }
+        }
+        if let Some(dir) = self.git.workdir() {
+            let path = dir.join(config::FILE_NAME);
+            match std::fs::read(&path) {
+                Ok(bytes) => {
+                    return Ok((Config::parse(&bytes, config::FILE_NAME)?, PolicySource::WorkTree));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+            }
+        }
+        Ok((Config::default(), PolicySource::Defaults))
+    }
+
+    /// The policy in force for the next commit: the one at HEAD.
+    pub fn policy(&self) -> anyhow::Result<(Config, PolicySource)> {
+        let head = self.head_commit()?;
+        self.policy_for(head.as_ref())
+    }
+
+    /// The bytes of a root-level file in a commit, if present.
+    fn blob_at(&self, commit: &Commit<'_>, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let tree = commit.tree().context("reading a commit's tree")?;
+        let Some(entry) = tree.get_name(name) else {
+            return Ok(None);
+        };
+        if entry.kind() != Some(ObjectType::Blob) {
+            bail!("{name} in commit {} is not a file", short_id(commit.id()));
+        }
+        let blob = self.git.find_blob(entry.id()).context("reading guard.toml")?;
+        Ok(Some(blob.content().to_vec()))
+    }
+
+    /// The tree the index would commit now (writes tree objects, as `git write-tree`).
+    pub fn index_tree(&self) -> anyhow::Result<Oid> {
+        let mut index = self.git.index().context("reading the index")?;
+        index.write_tree().context("writing the index as a tree")
+    }
+
+    /// `Name <email>` of the person at the keyboard, as git would record them.
+    pub fn identity(&self) -> String {
+        let from_env = |name: &str, email: &str| {
+            let name = std::env::var(name).ok()?;
+            let email = std::env::var(email).ok()?;
+            Some(format!("{name} <{email}>"))
+        };
+        from_env("GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL")
+            .or_else(|| {
+                let sig = self.git.signature().ok()?;
+                Some(format!("{} <{}>", sig.name().ok()?, sig.email().ok()?))
+            })
+            .unwrap_or_else(|| "unknown <unknown>".to_string())
+    }
+
+    /// A `git` subprocess in this repository, for what only git does well (hook paths,
+    /// config edits); never for the hot path.
+    pub fn git_command(&self) -> Command {
+        let mut cmd = Command::new("git");
+        cmd.current_dir(self.git.workdir().unwrap_or_else(|| self.git.path()));
+        cmd
+    }
+
+    /// Runs `git args…` and returns its stdout, or an error carrying git's stderr.
+    pub fn run_git(&self, args: &[&str]) -> anyhow::Result<Vec<u8>> {
+        let output = self
+            .git_command()
+            .args(args)
+            .output()
+            .map_err(|e| hinted(format!("cannot run git: {e}"), "install git and put it on PATH"))?;
+        if !output.status.success() {
+            bail!(
+                "`git {}` failed: {}",
+                args.join(" "),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        Ok(output.stdout)
+    }
+
+    /// The directory git really runs hooks from (`core.hooksPath`, worktrees honoured).
+    pub fn hooks_dir(&self) -> anyhow::Result<PathBuf> {
+        let out = self.run_git(&["rev-parse", "--git-path", "hooks"])?;
+        let text = String::from_utf8(out).context("hooks path is not UTF-8")?;
+        let path = PathBuf::from(text.trim_end_matches('\n'));
+        let base = self.git.workdir().unwrap_or_else(|| self.git.path());
+        Ok(if path.is_absolute() { path } else { base.join(path) })
+    }
+}
+
+/// A commit's subject line, lossily decoded.
+pub fn subject(commit: &Commit<'_>) -> String {
+    commit
+        .summary_bytes()
+        .map(|s| String::from_utf8_lossy(s).into_owned())
+        .unwrap_or_default()
+}
+
+/// The abbreviated id used in every message (git's default length of 7).
+pub fn short_id(id: Oid) -> String {
+    let mut s = id.to_string();
+    s.truncate(7);
+    s
+}
