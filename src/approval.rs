@@ -29,7 +29,8 @@ pub fn save(repo: &Repo, tree: Oid, approval: &Approval) -> anyhow::Result<()> {
     let mut tmp = tempfile::NamedTempFile::new_in(&dir)
         .with_context(|| format!("creating a file in {}", dir.display()))?;
     serde_json::to_writer(&mut tmp, approval).context("writing the pending approval")?;
-    tmp.write_all(b"\n").context("writing the pending approval")?;
+    tmp.write_all(b"\n")
+        .context("writing the pending approval")?;
     let path = file(repo, tree);
     tmp.persist(&path)
         .with_context(|| format!("saving {}", path.display()))?;

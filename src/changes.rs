@@ -83,7 +83,10 @@ impl Change {
 /// against the empty tree before the first commit.
 pub fn staged(repo: &Repo) -> anyhow::Result<Vec<Change>> {
     let head = repo.head_commit()?;
-    let head_tree = head.map(|c| c.tree()).transpose().context("reading HEAD's tree")?;
+    let head_tree = head
+        .map(|c| c.tree())
+        .transpose()
+        .context("reading HEAD's tree")?;
     let index = repo.git.index().context("reading the index")?;
     let mut diff = repo
         .git
@@ -137,8 +140,16 @@ fn collect(diff: &mut Diff<'_>) -> anyhow::Result<Vec<Change>> {
             status,
             old_path: old_path.map(<[u8]>::to_vec),
             new_path: new_path.map(<[u8]>::to_vec),
-            old_id: if status == Status::Added { None } else { id(old.id()) },
-            new_id: if status == Status::Deleted { None } else { id(new.id()) },
+            old_id: if status == Status::Added {
+                None
+            } else {
+                id(old.id())
+            },
+            new_id: if status == Status::Deleted {
+                None
+            } else {
+                id(new.id())
+            },
         });
     }
     Ok(changes)

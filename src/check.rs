@@ -95,7 +95,11 @@ impl Report {
     /// Every path an approval must name (`Guard-Paths`): the protected ones and those
     /// with a blocking finding, sorted and without repeats.
     pub fn approval_paths(&self) -> Vec<Vec<u8>> {
-        let protected = self.protected.iter().flat_map(|p| &p.matched).map(|m| &m.path);
+        let protected = self
+            .protected
+            .iter()
+            .flat_map(|p| &p.matched)
+            .map(|m| &m.path);
         let flagged = self.findings.iter().filter(|f| f.blocking).map(|f| &f.path);
         protected
             .chain(flagged)
@@ -151,28 +155,46 @@ mod tests {
 
     #[test]
     fn rename_out_of_tests_is_protected_by_its_old_path_and_a_finding() {
-        let r = evaluate(&[change(Status::Renamed, Some("tests/t.py"), Some("checks/t.py"))]);
+        let r = evaluate(&[change(
+            Status::Renamed,
+            Some("tests/t.py"),
+            Some("checks/t.py"),
+        )]);
         assert!(r.needs_approval());
-        assert_eq!(r.protected[0].matched, vec![Match {
-            path: b"tests/t.py".to_vec(),
-            pattern: "tests/**".into()
-        }]);
+        assert_eq!(
+            r.protected[0].matched,
+            vec![Match {
+                path: b"tests/t.py".to_vec(),
+                pattern: "tests/**".into()
+            }]
+        );
         assert_eq!(r.findings.len(), 1);
         assert_eq!(r.findings[0].kind, "protected-moved");
         assert!(r.findings[0].blocking);
-        assert_eq!(r.approval_paths(), vec![b"checks/t.py".to_vec(), b"tests/t.py".to_vec()]);
+        assert_eq!(
+            r.approval_paths(),
+            vec![b"checks/t.py".to_vec(), b"tests/t.py".to_vec()]
+        );
     }
 
     #[test]
     fn rename_within_protected_paths_is_protected_but_not_a_finding() {
-        let r = evaluate(&[change(Status::Renamed, Some("tests/a.py"), Some("tests/b.py"))]);
+        let r = evaluate(&[change(
+            Status::Renamed,
+            Some("tests/a.py"),
+            Some("tests/b.py"),
+        )]);
         assert_eq!(r.protected[0].matched.len(), 2);
         assert!(r.findings.is_empty());
     }
 
     #[test]
     fn rename_into_tests_is_protected_by_its_new_path() {
-        let r = evaluate(&[change(Status::Renamed, Some("src/x.py"), Some("tests/x.py"))]);
+        let r = evaluate(&[change(
+            Status::Renamed,
+            Some("src/x.py"),
+            Some("tests/x.py"),
+        )]);
         assert_eq!(r.approval_paths(), vec![b"tests/x.py".to_vec()]);
         assert!(r.findings.is_empty());
     }
@@ -190,7 +212,11 @@ mod tests {
         config.protect.paths = vec!["tests/**".into()];
         config.weakening.block.clear();
         let policy = Policy::new(&config.protect.paths).unwrap();
-        let changes = [change(Status::Renamed, Some("tests/t.py"), Some("checks/t.py"))];
+        let changes = [change(
+            Status::Renamed,
+            Some("tests/t.py"),
+            Some("checks/t.py"),
+        )];
         let r = Report::evaluate(&changes, &config, &policy);
         assert_eq!(r.findings.len(), 1);
         assert!(!r.findings[0].blocking);
@@ -202,7 +228,15 @@ mod tests {
         let mut config = Config::default();
         config.weakening.enabled = false;
         let policy = Policy::new(&config.protect.paths).unwrap();
-        let changes = [change(Status::Renamed, Some("tests/t.py"), Some("checks/t.py"))];
-        assert!(Report::evaluate(&changes, &config, &policy).findings.is_empty());
+        let changes = [change(
+            Status::Renamed,
+            Some("tests/t.py"),
+            Some("checks/t.py"),
+        )];
+        assert!(
+            Report::evaluate(&changes, &config, &policy)
+                .findings
+                .is_empty()
+        );
     }
 }

@@ -7,7 +7,12 @@ use crate::hook::HookName;
 /// Stop silent test weakening: changes to protected test paths need a human's reason,
 /// stored in git notes and re-checked in CI.
 #[derive(Debug, Parser)]
-#[command(name = "git-guard", bin_name = "git guard", version, propagate_version = true)]
+#[command(
+    name = "git-guard",
+    bin_name = "git guard",
+    version,
+    propagate_version = true
+)]
 #[command(after_help = "Start with: git guard init && git guard install")]
 pub struct Cli {
     /// What to do.
@@ -75,8 +80,10 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Approve the staged change, exactly as it is staged, for a commit made without a
-    /// terminal. Refused when guard.toml sets allow_without_tty = false.
+    /// Approve exactly the staged change, for a commit made without a terminal.
+    ///
+    /// The approval is bound to the index tree: any other staged change is not covered.
+    /// Refused when guard.toml sets allow_without_tty = false.
     ///
     /// Example: git guard allow --reason "Rounding rule changed by finance ticket FIN-12"
     Allow {

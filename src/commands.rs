@@ -24,7 +24,8 @@ pub fn init(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Out
             "keep it, or pass --force to overwrite it with the defaults",
         ));
     }
-    std::fs::write(&path, config::EXAMPLE).with_context(|| format!("writing {}", path.display()))?;
+    std::fs::write(&path, config::EXAMPLE)
+        .with_context(|| format!("writing {}", path.display()))?;
     render::init_done(out, config::FILE_NAME)?;
     Ok(Outcome::Allowed)
 }
@@ -47,7 +48,9 @@ pub fn check(
         }
         (None, Some(range)) => {
             let base = match range.split_once("..") {
-                Some((base, _)) => Some(repo.commit(if base.is_empty() { "HEAD" } else { base })?),
+                Some((base, _)) => {
+                    Some(repo.commit(if base.is_empty() { "HEAD" } else { base })?)
+                }
                 None => None,
             };
             let (config, source) = repo.policy_for(base.as_ref())?;
@@ -72,11 +75,13 @@ pub fn check(
         Format::Text => render::check_text(out, &checked, &source)?,
         Format::Json => render::check_json(out, &checked, &source)?,
     }
-    Ok(if checked.iter().any(|c| c.verdict == Verdict::NeedsApproval) {
-        Outcome::Blocked
-    } else {
-        Outcome::Allowed
-    })
+    Ok(
+        if checked.iter().any(|c| c.verdict == Verdict::NeedsApproval) {
+            Outcome::Blocked
+        } else {
+            Outcome::Allowed
+        },
+    )
 }
 
 fn staged_checked(staged: gate::Staged) -> Checked {
@@ -116,7 +121,10 @@ pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<O
     let min = config.approval.min_reason_chars;
     if length < min || length == 0 {
         return Err(hinted(
-            format!("the reason is too short: {}", render::reason_too_short(length, min)),
+            format!(
+                "the reason is too short: {}",
+                render::reason_too_short(length, min)
+            ),
             "say in one sentence why the test itself must change, e.g. \
              --reason \"Rounding rule changed by finance ticket FIN-12\"",
         ));

@@ -152,7 +152,10 @@ impl Config {
     pub fn parse(bytes: &[u8], origin: &str) -> anyhow::Result<Config> {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             hinted(
-                format!("{origin}: not UTF-8 text (invalid byte at offset {})", e.valid_up_to()),
+                format!(
+                    "{origin}: not UTF-8 text (invalid byte at offset {})",
+                    e.valid_up_to()
+                ),
                 "guard.toml must be a TOML text file; `git guard init --force` writes the defaults",
             )
         })?;
@@ -233,12 +236,18 @@ mod tests {
     use super::*;
 
     fn error_of(text: &str) -> String {
-        format!("{:#}", Config::parse(text.as_bytes(), "guard.toml").unwrap_err())
+        format!(
+            "{:#}",
+            Config::parse(text.as_bytes(), "guard.toml").unwrap_err()
+        )
     }
 
     #[test]
     fn the_example_file_states_exactly_the_defaults() {
-        assert_eq!(Config::parse(EXAMPLE.as_bytes(), "x").unwrap(), Config::default());
+        assert_eq!(
+            Config::parse(EXAMPLE.as_bytes(), "x").unwrap(),
+            Config::default()
+        );
     }
 
     #[test]
@@ -257,13 +266,19 @@ mod tests {
     #[test]
     fn unknown_key_names_key_line_and_column() {
         let e = error_of("[protect]\npaths = []\n  colour = true\n");
-        assert!(e.starts_with("guard.toml:3:3: unknown field `colour`"), "{e}");
+        assert!(
+            e.starts_with("guard.toml:3:3: unknown field `colour`"),
+            "{e}"
+        );
     }
 
     #[test]
     fn unknown_section_is_an_error() {
         let e = error_of("[protection]\npaths = []\n");
-        assert!(e.starts_with("guard.toml:1:2: unknown field `protection`"), "{e}");
+        assert!(
+            e.starts_with("guard.toml:1:2: unknown field `protection`"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -94,6 +94,9 @@ mod tests {
         let mut buf = Vec::new();
         print_error(&mut buf, &anyhow::anyhow!("boom"));
         let text = String::from_utf8(buf).unwrap();
-        assert!(text.starts_with("error: boom\nhint: nothing was changed"), "{text}");
+        assert!(
+            text.starts_with("error: boom\nhint: nothing was changed"),
+            "{text}"
+        );
     }
 }

@@ -82,7 +82,11 @@ pub fn commit(
     };
     let verdict = if !report.needs_approval() {
         Verdict::Clean
-    } else if notes::covers(&approvals, &approval_paths, config.approval.min_reason_chars) {
+    } else if notes::covers(
+        &approvals,
+        &approval_paths,
+        config.approval.min_reason_chars,
+    ) {
         Verdict::Approved
     } else {
         Verdict::NeedsApproval

@@ -48,8 +48,12 @@ pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     repo.work_tree()?;
     let (config, _) = repo.policy()?;
     let dir = repo.hooks_dir()?;
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| hinted(format!("cannot create the hooks directory {}: {e}", dir.display()), "check its permissions, or core.hooksPath"))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        hinted(
+            format!("cannot create the hooks directory {}: {e}", dir.display()),
+            "check its permissions, or core.hooksPath",
+        )
+    })?;
     let guard = std::env::current_exe().context("finding the git-guard binary")?;
     let mut actions = Vec::new();
     for hook in HOOKS {
@@ -157,7 +161,10 @@ fn ensure_rewrite_ref(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
     let mut present = false;
     if let Ok(mut entries) = config.multivar("notes.rewriteRef", None) {
         while let Some(entry) = entries.next() {
-            if entry.map(|e| e.value().ok() == Some(notes_ref)).unwrap_or(false) {
+            if entry
+                .map(|e| e.value().ok() == Some(notes_ref))
+                .unwrap_or(false)
+            {
                 present = true;
             }
         }

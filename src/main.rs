@@ -19,7 +19,10 @@ fn main() -> ExitCode {
             let rendered = e.render().to_string();
             let mut err = io::stderr().lock();
             let _ = write!(err, "{}", rendered.trim_end_matches('\n'));
-            let _ = writeln!(err, "\nhint: see `git guard --help` for the commands and their options");
+            let _ = writeln!(
+                err,
+                "\nhint: see `git guard --help` for the commands and their options"
+            );
             return ExitCode::from(CANNOT_RUN);
         }
     };

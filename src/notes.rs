@@ -134,7 +134,7 @@ pub fn covers(approvals: &[Approval], required: &[Vec<u8>], min_reason_chars: us
 pub fn quote_path(path: &[u8]) -> String {
     let needs_quotes = path
         .iter()
-        .any(|&b| b == b'"' || b == b'\\' || b == b' ' || b < 0x20 || b >= 0x7f);
+        .any(|&b| matches!(b, b'"' | b'\\' | b' ') || !(0x20..0x7f).contains(&b));
     if !needs_quotes {
         return String::from_utf8_lossy(path).into_owned();
     }
@@ -151,7 +151,7 @@ pub fn quote_path(path: &[u8]) -> String {
             b'\r' => out.push_str("\\r"),
             b'"' => out.push_str("\\\""),
             b'\\' => out.push_str("\\\\"),
-            b if b < 0x20 || b >= 0x7f => out.push_str(&format!("\\{b:03o}")),
+            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
             b => out.push(b as char),
         }
     }
@@ -196,7 +196,9 @@ pub fn unquote_path(value: &str) -> Vec<u8> {
         }
         let octal = &bytes[i - 1..(i + 2).min(bytes.len())];
         if octal.len() == 3 && octal.iter().all(|d| (b'0'..=b'7').contains(d)) {
-            let value = octal.iter().fold(0u32, |acc, d| acc * 8 + u32::from(d - b'0'));
+            let value = octal
+                .iter()
+                .fold(0u32, |acc, d| acc * 8 + u32::from(d - b'0'));
             out.push(value as u8);
             i += 2;
         } else {
@@ -209,7 +211,9 @@ pub fn unquote_path(value: &str) -> Vec<u8> {
 /// The note text on `commit`, if any.
 pub fn read(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Option<String>> {
     match repo.git.find_note(Some(notes_ref), commit) {
-        Ok(note) => Ok(Some(String::from_utf8_lossy(note.message_bytes()).into_owned())),
+        Ok(note) => Ok(Some(
+            String::from_utf8_lossy(note.message_bytes()).into_owned(),
+        )),
         Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
         Err(e) => Err(e).with_context(|| format!("reading the note on {commit} in {notes_ref}")),
     }
@@ -217,11 +221,19 @@ pub fn read(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Option<
 
 /// The approvals recorded on `commit`.
 pub fn approvals(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Vec<Approval>> {
-    Ok(read(repo, notes_ref, commit)?.as_deref().map(parse).unwrap_or_default())
+    Ok(read(repo, notes_ref, commit)?
+        .as_deref()
+        .map(parse)
+        .unwrap_or_default())
 }
 
 /// Appends a block to the note on `commit`, keeping whatever the note already says.
-pub fn append(repo: &Repo, notes_ref: &str, commit: Oid, approval: &Approval) -> anyhow::Result<()> {
+pub fn append(
+    repo: &Repo,
+    notes_ref: &str,
+    commit: Oid,
+    approval: &Approval,
+) -> anyhow::Result<()> {
     let mut text = read(repo, notes_ref, commit)?.unwrap_or_default();
     if !text.is_empty() {
         if !text.ends_with('\n') {
@@ -295,7 +307,10 @@ mod tests {
 
     #[test]
     fn text_that_is_not_ours_is_ignored() {
-        let note = format!("some other tool's note\nKey: value\n\n{}", sample().to_note());
+        let note = format!(
+            "some other tool's note\nKey: value\n\n{}",
+            sample().to_note()
+        );
         assert_eq!(parse(&note), vec![sample()]);
         assert!(parse("Guard-Reason: forged without a title line\n").is_empty());
     }
@@ -306,7 +321,10 @@ mod tests {
         a.reason = "first line\nGuard-Paths: src/evil.py".into();
         let parsed = parse(&a.to_note());
         assert_eq!(parsed[0].reason, "first line Guard-Paths: src/evil.py");
-        assert_eq!(parsed[0].paths, vec![b"tests/test_invoice_rounding.py".to_vec()]);
+        assert_eq!(
+            parsed[0].paths,
+            vec![b"tests/test_invoice_rounding.py".to_vec()]
+        );
     }
 
     #[test]
@@ -314,7 +332,10 @@ mod tests {
         assert_eq!(quote_path(b"tests/plain.py"), "tests/plain.py");
         assert_eq!(quote_path(b"tests/a b.py"), "\"tests/a b.py\"");
         assert_eq!(quote_path(b"tests/a\nb.py"), "\"tests/a\\nb.py\"");
-        assert_eq!(quote_path("tests/é.py".as_bytes()), "\"tests/\\303\\251.py\"");
+        assert_eq!(
+            quote_path("tests/é.py".as_bytes()),
+            "\"tests/\\303\\251.py\""
+        );
         assert_eq!(quote_path(b"a\"b\\c\t"), "\"a\\\"b\\\\c\\t\"");
         assert_eq!(quote_path(b"\x01\x7f"), "\"\\001\\177\"");
     }

@@ -98,7 +98,12 @@ impl Policy {
 fn translate(pattern: &str) -> anyhow::Result<(bool, Vec<String>)> {
     let (negated, body) = match pattern.strip_prefix('!') {
         Some(rest) => (true, rest),
-        None => (false, pattern.strip_prefix("\\!").map_or(pattern, |_| &pattern[1..])),
+        None => (
+            false,
+            pattern
+                .strip_prefix("\\!")
+                .map_or(pattern, |_| &pattern[1..]),
+        ),
     };
     let (dir_only, body) = match body.strip_suffix('/') {
         Some(rest) => (true, rest),
@@ -174,10 +179,20 @@ mod tests {
             ".ci/run" => ".ci/**",
             "guard.toml" => ALWAYS,
         );
-        unprotected!(p,
-            "src/invoice.py", "checks/test_invoice_rounding.py", "src/tests.py",
-            "docs/tests/readme.md", "mytests/a.py", "tests", "testsuite/a.py",
-            "snap", "a.snapshot", "conftest.pyc", "sub/guard.toml", ".github/dependabot.yml",
+        unprotected!(
+            p,
+            "src/invoice.py",
+            "checks/test_invoice_rounding.py",
+            "src/tests.py",
+            "docs/tests/readme.md",
+            "mytests/a.py",
+            "tests",
+            "testsuite/a.py",
+            "snap",
+            "a.snapshot",
+            "conftest.pyc",
+            "sub/guard.toml",
+            ".github/dependabot.yml",
             "README.md",
         );
     }
@@ -269,7 +284,10 @@ mod tests {
     fn invalid_patterns_are_named() {
         for bad in ["tests/[abc", "{a,b", "!", "/", ""] {
             let e = Policy::new(&[bad.to_string()]).unwrap_err();
-            assert!(format!("{e:#}").contains(&format!("`{bad}`")), "{bad}: {e:#}");
+            assert!(
+                format!("{e:#}").contains(&format!("`{bad}`")),
+                "{bad}: {e:#}"
+            );
         }
     }
 }

@@ -13,7 +13,11 @@ use crate::notes::reason_length;
 
 /// The controlling terminal, opened read+write; `None` when there is none.
 pub fn open_terminal() -> Option<File> {
-    OpenOptions::new().read(true).write(true).open("/dev/tty").ok()
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .ok()
 }
 
 /// What the human answered.

@@ -8,7 +8,7 @@ use serde::Serializer;
 
 use crate::changes::Status;
 use crate::check::Report;
-use crate::notes::{self, Approval, quote_path};
+use crate::notes::{Approval, quote_path};
 use crate::repo::PolicySource;
 
 /// A path for people: as git shows it (`"tests/a b.py"` quoted, plain otherwise).
@@ -66,7 +66,11 @@ pub fn report_lines(w: &mut dyn Write, report: &Report) -> io::Result<()> {
             (Some(old), None) => path(old),
             (None, None) => String::new(),
         };
-        let patterns: Vec<String> = p.matched.iter().map(|m| format!("`{}`", m.pattern)).collect();
+        let patterns: Vec<String> = p
+            .matched
+            .iter()
+            .map(|m| format!("`{}`", m.pattern))
+            .collect();
         writeln!(
             w,
             "  {} {shown}  (protected by {})",
@@ -185,13 +189,19 @@ pub fn commit_approved(w: &mut dyn Write, approval: &Approval) -> io::Result<()>
 
 /// Findings that do not block, shown on an otherwise allowed commit.
 pub fn warnings(w: &mut dyn Write, report: &Report) -> io::Result<()> {
-    writeln!(w, "git-guard: warning: weakening found (not blocking under this policy):")?;
+    writeln!(
+        w,
+        "git-guard: warning: weakening found (not blocking under this policy):"
+    )?;
     report_lines(w, report)
 }
 
 /// Post-commit: the approval became a note.
 pub fn note_written(w: &mut dyn Write, commit: &str, notes_ref: &str) -> io::Result<()> {
-    writeln!(w, "git-guard: override note recorded on {commit} ({notes_ref})")
+    writeln!(
+        w,
+        "git-guard: override note recorded on {commit} ({notes_ref})"
+    )
 }
 
 /// `git guard allow` succeeded.
@@ -206,7 +216,10 @@ pub fn allowed(w: &mut dyn Write, report: &Report, tree: &str) -> io::Result<()>
 
 /// `git guard allow` with nothing that needs approval.
 pub fn nothing_to_allow(w: &mut dyn Write) -> io::Result<()> {
-    writeln!(w, "Nothing staged needs approval; no approval was recorded.")
+    writeln!(
+        w,
+        "Nothing staged needs approval; no approval was recorded."
+    )
 }
 
 /// `git guard allow` when the policy requires the prompt.
@@ -301,7 +314,11 @@ pub fn check_text(w: &mut dyn Write, checked: &[Checked], source: &PolicySource)
         writeln!(w, "{title}: {}", summary(&c.report))?;
         report_lines(w, &c.report)?;
         for a in &c.approvals {
-            writeln!(w, "  approved via {} by {} at {}: {}", a.via, a.by, a.at, a.reason)?;
+            writeln!(
+                w,
+                "  approved via {} by {} at {}: {}",
+                a.via, a.by, a.at, a.reason
+            )?;
         }
         let verdict = match c.verdict {
             Verdict::Clean => "nothing needs approval",
@@ -326,7 +343,12 @@ pub fn check_json(w: &mut dyn Write, checked: &[Checked], source: &PolicySource)
 }
 
 /// One commit's approvals for `git guard log`.
-pub fn log_entry(w: &mut dyn Write, commit: &str, subject: &str, approvals: &[Approval]) -> io::Result<()> {
+pub fn log_entry(
+    w: &mut dyn Write,
+    commit: &str,
+    subject: &str,
+    approvals: &[Approval],
+) -> io::Result<()> {
     writeln!(w, "{commit} {subject}")?;
     for a in approvals {
         writeln!(w, "  reason:   {}", a.reason)?;
@@ -338,7 +360,11 @@ pub fn log_entry(w: &mut dyn Write, commit: &str, subject: &str, approvals: &[Ap
             writeln!(w, "  finding:  {f}")?;
         }
         if let Some(n) = a.blocked_attempts.filter(|n| *n > 0) {
-            writeln!(w, "  preceded by {n} blocked {}", plural(n as usize, "attempt", "attempts"))?;
+            writeln!(
+                w,
+                "  preceded by {n} blocked {}",
+                plural(n as usize, "attempt", "attempts")
+            )?;
         }
     }
     Ok(())
@@ -374,9 +400,4 @@ pub fn install_done(w: &mut dyn Write, dir: &str, notes_ref: &str) -> io::Result
 /// `git guard uninstall` headline.
 pub fn uninstall_done(w: &mut dyn Write, dir: &str) -> io::Result<()> {
     writeln!(w, "git-guard hooks removed from {dir}")
-}
-
-/// Quick self-check helper for notes shown inline.
-pub fn approval_summary(a: &Approval) -> String {
-    format!("{} ({} via {}, {})", notes::one_line(&a.reason), a.by, a.via, a.at)
 }

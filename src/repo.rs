@@ -35,7 +35,10 @@ impl Repo {
     pub fn open() -> anyhow::Result<Repo> {
         let git = Repository::open_from_env().map_err(|e| {
             hinted(
-                format!("not a git repository (or any parent up to the root): {}", e.message()),
+                format!(
+                    "not a git repository (or any parent up to the root): {}",
+                    e.message()
+                ),
                 "run this inside a git work tree, or `git init` one first",
             )
         })?;
@@ -107,7 +110,10 @@ impl Repo {
             let path = dir.join(config::FILE_NAME);
             match std::fs::read(&path) {
                 Ok(bytes) => {
-                    return Ok((Config::parse(&bytes, config::FILE_NAME)?, PolicySource::WorkTree));
+                    return Ok((
+                        Config::parse(&bytes, config::FILE_NAME)?,
+                        PolicySource::WorkTree,
+                    ));
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
@@ -131,7 +137,10 @@ impl Repo {
         if entry.kind() != Some(ObjectType::Blob) {
             bail!("{name} in commit {} is not a file", short_id(commit.id()));
         }
-        let blob = self.git.find_blob(entry.id()).context("reading guard.toml")?;
+        let blob = self
+            .git
+            .find_blob(entry.id())
+            .context("reading guard.toml")?;
         Ok(Some(blob.content().to_vec()))
     }
 
@@ -166,11 +175,12 @@ impl Repo {
 
     /// Runs `git args…` and returns its stdout, or an error carrying git's stderr.
     pub fn run_git(&self, args: &[&str]) -> anyhow::Result<Vec<u8>> {
-        let output = self
-            .git_command()
-            .args(args)
-            .output()
-            .map_err(|e| hinted(format!("cannot run git: {e}"), "install git and put it on PATH"))?;
+        let output = self.git_command().args(args).output().map_err(|e| {
+            hinted(
+                format!("cannot run git: {e}"),
+                "install git and put it on PATH",
+            )
+        })?;
         if !output.status.success() {
             bail!(
                 "`git {}` failed: {}",
@@ -187,7 +197,11 @@ impl Repo {
         let text = String::from_utf8(out).context("hooks path is not UTF-8")?;
         let path = PathBuf::from(text.trim_end_matches('\n'));
         let base = self.git.workdir().unwrap_or_else(|| self.git.path());
-        Ok(if path.is_absolute() { path } else { base.join(path) })
+        Ok(if path.is_absolute() {
+            path
+        } else {
+            base.join(path)
+        })
     }
 }
 

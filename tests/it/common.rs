@@ -1,0 +1,215 @@
+//! The harness: temporary repositories driven by the real `git` and the real binary.
+//!
+//! Hermetic: a temporary HOME and global config, no system config, fixed identity and
+//! dates, no inherited GIT_* variables, and no controlling terminal (each process runs
+//! in a new session), so a hook can never prompt the person running the tests.
+
+use std::ffi::OsStr;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tempfile::TempDir;
+
+/// The binary under test.
+pub const GUARD: &str = env!("CARGO_BIN_EXE_git-guard");
+
+/// A temporary repository with its own HOME.
+pub struct TestRepo {
+    _tmp: TempDir,
+    /// The work tree.
+    pub root: PathBuf,
+    home: PathBuf,
+}
+
+impl TestRepo {
+    /// `git init` on branch main, nothing committed.
+    pub fn new() -> TestRepo {
+        let tmp = tempfile::Builder::new()
+            .prefix("guard-it")
+            .tempdir()
+            .unwrap();
+        let base = tmp.path().canonicalize().unwrap();
+        let home = base.join("home");
+        let root = base.join("repo");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(
+            home.join(".gitconfig"),
+            "[user]\n\tname = Jane Doe\n\temail = jane@example.com\n\
+             [init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n\
+             [advice]\n\tdetachedHead = false\n",
+        )
+        .unwrap();
+        let repo = TestRepo {
+            _tmp: tmp,
+            root,
+            home,
+        };
+        repo.git(&["init", "-q"]);
+        repo
+    }
+
+    /// A repository with one commit holding `src/invoice.py` and `tests/test_invoice.py`.
+    pub fn with_history() -> TestRepo {
+        let repo = TestRepo::new();
+        repo.write("src/invoice.py", "RATE = 0.075\n");
+        repo.write(
+            "tests/test_invoice.py",
+            "def test_rate():\n    assert RATE == 0.075\n",
+        );
+        repo.commit_all("initial");
+        repo
+    }
+
+    /// The temporary directory beside the work tree (for other clones, worktrees).
+    pub fn base(&self) -> &Path {
+        self.root.parent().unwrap()
+    }
+
+    /// A hermetic command run in `dir`, in a new session (no controlling terminal).
+    pub fn command_in(&self, program: impl AsRef<OsStr>, dir: &Path) -> Command {
+        let mut cmd = self.command_with_terminal(program, dir);
+        // SAFETY: setsid is async-signal-safe and is the only call between fork and exec.
+        #[allow(unsafe_code)]
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::setsid();
+                Ok(())
+            });
+        }
+        cmd
+    }
+
+    /// A hermetic command that keeps whatever terminal the caller gives it (pty tests).
+    pub fn command_with_terminal(&self, program: impl AsRef<OsStr>, dir: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(dir);
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("GIT_") {
+                cmd.env_remove(key);
+            }
+        }
+        cmd.env("HOME", &self.home)
+            .env("XDG_CONFIG_HOME", self.home.join(".config"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.home.join(".gitconfig"))
+            .env("GIT_AUTHOR_DATE", "2026-12-02T09:00:00Z")
+            .env("GIT_COMMITTER_DATE", "2026-12-02T09:00:00Z")
+            .env("NO_COLOR", "1")
+            .env("LC_ALL", "C")
+            .env_remove("RUST_BACKTRACE")
+            .stdin(std::process::Stdio::null());
+        cmd
+    }
+
+    /// `git args…` in the work tree, any exit status.
+    pub fn git_output(&self, args: &[&str]) -> Output {
+        self.command_in("git", &self.root)
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// `git args…`, which must succeed; returns stdout.
+    pub fn git(&self, args: &[&str]) -> String {
+        let out = self.git_output(args);
+        assert!(
+            out.status.success(),
+            "git {args:?} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// `git-guard args…` in the work tree.
+    pub fn guard(&self, args: &[&str]) -> Run {
+        Run::from(
+            self.command_in(GUARD, &self.root)
+                .args(args)
+                .output()
+                .unwrap(),
+        )
+    }
+
+    /// `git commit -m msg [extra…]` through the installed hooks, any exit status.
+    pub fn commit(&self, msg: &str, extra: &[&str]) -> Run {
+        let mut args = vec!["commit", "-q", "-m", msg];
+        args.extend_from_slice(extra);
+        Run::from(self.git_output(&args))
+    }
+
+    /// Writes a file (creating directories) relative to the work tree.
+    pub fn write(&self, path: impl AsRef<Path>, content: impl AsRef<[u8]>) {
+        let path = self.root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    /// `git add -A && git commit` without hooks (setting up history).
+    pub fn commit_all(&self, msg: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--no-verify", "-m", msg]);
+    }
+
+    /// The override note on `rev`, if any.
+    pub fn note(&self, rev: &str) -> Option<String> {
+        let out = self.git_output(&["notes", "--ref", "refs/notes/guard", "show", rev]);
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// `git diff --cached --name-only`, one path per element.
+    pub fn staged_paths(&self) -> Vec<String> {
+        self.git(&["diff", "--cached", "--name-only"])
+            .lines()
+            .map(String::from)
+            .collect()
+    }
+
+    /// Replaces temporary paths in output so snapshots are stable.
+    pub fn redact(&self, text: &str) -> String {
+        text.replace(self.base().to_str().unwrap(), "[TMP]")
+            .replace(GUARD, "[GUARD]")
+    }
+}
+
+/// A finished process.
+pub struct Run {
+    /// Exit code (-1 when killed by a signal).
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+impl Run {
+    /// Asserts the exit code, showing the output when it differs.
+    #[track_caller]
+    pub fn expect(&self, code: i32) -> &Run {
+        assert_eq!(
+            self.code, code,
+            "unexpected exit code\n--- stdout\n{}--- stderr\n{}",
+            self.stdout, self.stderr
+        );
+        self
+    }
+
+    /// stdout and stderr together.
+    pub fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}

@@ -1,0 +1,27 @@
+//! One integration-test binary: a hermetic harness and one file per command or scenario.
+
+mod common;
+
+mod check;
+mod cli;
+mod commit;
+mod install;
+mod prompt;
+
+/// Every file in tests/it must be a module above, or its tests silently never run.
+#[test]
+fn every_test_file_is_compiled() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it");
+    let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs") {
+            if module != "main" {
+                assert!(
+                    main.contains(&format!("mod {module};")),
+                    "tests/it/{name} is not in main.rs"
+                );
+            }
+        }
+    }
+}

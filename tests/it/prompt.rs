@@ -1,0 +1,91 @@
+//! The reason prompt, driven through a real pseudo-terminal: `git commit` runs with the
+//! pty as its controlling terminal while the hook's stdin is /dev/null, as git does.
+
+use std::time::Duration;
+
+use expectrl::{Eof, Session};
+
+use crate::common::TestRepo;
+
+const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
+
+fn staged_weakening() -> TestRepo {
+    let repo = TestRepo::with_history();
+    repo.guard(&["install"]).expect(0);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+fn commit_on_pty(repo: &TestRepo) -> Session {
+    let mut cmd = repo.command_with_terminal("git", &repo.root);
+    cmd.args(["commit", "-q", "-m", "loosen the rate test"]);
+    let mut session = Session::spawn(cmd).expect("spawn git commit on a pty");
+    session.set_expect_timeout(Some(Duration::from_secs(30)));
+    session
+}
+
+fn exit_code(session: &mut Session) -> i32 {
+    match session.get_process_mut().wait().unwrap() {
+        expectrl::WaitStatus::Exited(_, code) => code,
+        other => panic!("git commit did not exit normally: {other:?}"),
+    }
+}
+
+#[test]
+fn short_reason_is_asked_again_and_a_good_one_is_stored() {
+    let repo = staged_weakening();
+    let mut s = commit_on_pty(&repo);
+    s.expect("this commit changes what decides whether the tests pass")
+        .unwrap();
+    s.expect("tests/test_invoice.py").unwrap();
+    s.expect("Reason").unwrap();
+    s.send_line("flaky").unwrap();
+    s.expect("please write at least 20 characters (5 so far)")
+        .unwrap();
+    s.send_line("Rate now comes from the tax table, tested there")
+        .unwrap();
+    s.expect("override note recorded").unwrap();
+    s.expect(Eof).unwrap();
+    assert_eq!(exit_code(&mut s), 0);
+    let note = repo.note("HEAD").expect("note written");
+    assert!(
+        note.contains("Guard-Reason: Rate now comes from the tax table, tested there\n"),
+        "{note}"
+    );
+    assert!(note.contains("Guard-Via: prompt\n"), "{note}");
+    assert!(
+        note.contains("Guard-Paths: tests/test_invoice.py\n"),
+        "{note}"
+    );
+}
+
+#[test]
+fn empty_reason_aborts_the_commit_and_keeps_the_staged_change() {
+    let repo = staged_weakening();
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    let mut s = commit_on_pty(&repo);
+    s.expect("Reason").unwrap();
+    s.send_line("").unwrap();
+    s.expect("commit aborted").unwrap();
+    s.expect(Eof).unwrap();
+    assert_ne!(exit_code(&mut s), 0);
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]), head);
+    assert_eq!(repo.staged_paths(), vec!["tests/test_invoice.py"]);
+    assert_eq!(repo.note("HEAD"), None);
+}
+
+#[test]
+fn ctrl_c_aborts_the_commit_and_keeps_the_staged_change() {
+    let repo = staged_weakening();
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    let mut s = commit_on_pty(&repo);
+    s.expect("Reason").unwrap();
+    s.send("half a reas").unwrap();
+    s.send(expectrl::ControlCode::EndOfText).unwrap();
+    s.expect(Eof).unwrap();
+    assert_ne!(exit_code(&mut s), 0);
+    assert_eq!(repo.git(&["rev-parse", "HEAD"]), head);
+    assert_eq!(repo.staged_paths(), vec!["tests/test_invoice.py"]);
+    assert!(!repo.root.join(".git/guard/pending").exists());
+}
