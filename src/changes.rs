@@ -95,18 +95,65 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Vec<Change>> {
     collect(&mut diff)
 }
 
-/// The change a commit made against its first parent (the empty tree for a root).
+/// The change a commit made: against its first parent (the empty tree for a root).
+///
+/// For a merge, only paths whose result differs from *every* parent count: merging
+/// main into a branch does not re-flag main's own (already approved) changes, while a
+/// conflict resolution that edits a test does.
 pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Change>> {
     let tree = commit.tree().context("reading a commit's tree")?;
+    let mut diff = first_parent_diff(repo, commit, &tree)?;
+    let changes = collect(&mut diff)?;
+    if commit.parent_count() < 2 {
+        return Ok(changes);
+    }
+    let others = (1..commit.parent_count())
+        .map(|i| commit.parent(i).and_then(|p| p.tree()))
+        .collect::<Result<Vec<_>, _>>()
+        .context("reading a merge's parents")?;
+    Ok(changes
+        .into_iter()
+        .filter(|change| {
+            change.paths().any(|path| {
+                let result = entry_id(&tree, path);
+                others.iter().all(|parent| entry_id(parent, path) != result)
+            })
+        })
+        .collect())
+}
+
+/// `git patch-id --stable` of a commit's change against its first parent: the same for
+/// the same change wherever it is replayed (rebase, cherry-pick).
+pub fn patch_id(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<String> {
+    let tree = commit.tree().context("reading a commit's tree")?;
+    let mut diff = first_parent_diff(repo, commit, &tree)?;
+    diff.find_similar(Some(DiffFindOptions::new().renames(true)))
+        .context("detecting renames")?;
+    Ok(diff
+        .patchid(None)
+        .context("computing a patch id")?
+        .to_string())
+}
+
+fn first_parent_diff<'r>(
+    repo: &'r Repo,
+    commit: &git2::Commit<'_>,
+    tree: &Tree<'_>,
+) -> anyhow::Result<Diff<'r>> {
     let parent_tree: Option<Tree<'_>> = match commit.parent(0) {
         Ok(parent) => Some(parent.tree().context("reading a parent's tree")?),
         Err(_) => None,
     };
-    let mut diff = repo
-        .git
-        .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), Some(&mut options()))
-        .context("comparing a commit with its parent")?;
-    collect(&mut diff)
+    repo.git
+        .diff_tree_to_tree(parent_tree.as_ref(), Some(tree), Some(&mut options()))
+        .context("comparing a commit with its parent")
+}
+
+/// The object at `path` in `tree`, if any.
+fn entry_id(tree: &Tree<'_>, path: &[u8]) -> Option<Oid> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::path::Path::new(std::ffi::OsStr::from_bytes(path));
+    tree.get_path(path).ok().map(|entry| entry.id())
 }
 
 fn options() -> DiffOptions {

@@ -98,4 +98,15 @@ pub enum Command {
         /// A revision (its whole history) or a range A..B; defaults to HEAD.
         range: Option<String>,
     },
+    /// Attach an override note to an existing commit (prompts when --reason is absent).
+    ///
+    /// Example: git guard override HEAD~2 --reason "Fixture currency table now seeded"
+    Override {
+        /// The commit to approve.
+        #[arg(value_name = "REV")]
+        rev: String,
+        /// One sentence: why the test itself must change.
+        #[arg(long)]
+        reason: Option<String>,
+    },
 }

@@ -9,11 +9,11 @@ use anyhow::Context;
 use crate::cli::Format;
 use crate::config::{self, Config};
 use crate::exit::{Outcome, hinted};
-use crate::notes::{self, Approval};
+use crate::notes::{self, Approval, NoteStore};
 use crate::policy::Policy;
-use crate::render::{self, Checked, Verdict};
+use crate::render::{self, Checked, Verdict, Via};
 use crate::repo::{Repo, short_id};
-use crate::{approval, gate};
+use crate::{approval, gate, prompt};
 
 /// `git guard init [--force]`: writes the commented default `guard.toml`.
 pub fn init(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outcome> {
@@ -44,7 +44,15 @@ pub fn check(
             let parent = commit.parent(0).ok();
             let (config, source) = repo.policy_for(parent.as_ref())?;
             let policy = Policy::new(&config.protect.paths)?;
-            (vec![gate::commit(repo, &commit, &config, &policy)?], source)
+            let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
+            let approvers = gate::Approvers {
+                notes: &store,
+                label: None,
+            };
+            (
+                vec![gate::commit(repo, &commit, &config, &policy, &approvers)?],
+                source,
+            )
         }
         (None, Some(range)) => {
             let base = match range.split_once("..") {
@@ -56,9 +64,14 @@ pub fn check(
             let (config, source) = repo.policy_for(base.as_ref())?;
             let policy = Policy::new(&config.protect.paths)?;
             let commits = gate::commits_in(repo, &range)?;
+            let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
+            let approvers = gate::Approvers {
+                notes: &store,
+                label: None,
+            };
             let checked = commits
                 .iter()
-                .map(|c| gate::commit(repo, c, &config, &policy))
+                .map(|c| gate::commit(repo, c, &config, &policy, &approvers))
                 .collect::<anyhow::Result<Vec<_>>>()?;
             (checked, source)
         }
@@ -96,6 +109,8 @@ fn staged_checked(staged: gate::Staged) -> Checked {
         target: "staged".into(),
         subject: None,
         verdict,
+        approved_via: staged.pending.as_ref().map(|_| Via::Note),
+        patch_id_of: None,
         approval_paths: staged.report.approval_paths(),
         approvals: staged.pending.iter().map(Into::into).collect(),
         report: staged.report,
@@ -117,18 +132,7 @@ pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<O
         render::allow_refused(out)?;
         return Ok(Outcome::Blocked);
     }
-    let length = notes::reason_length(reason);
-    let min = config.approval.min_reason_chars;
-    if length < min || length == 0 {
-        return Err(hinted(
-            format!(
-                "the reason is too short: {}",
-                render::reason_too_short(length, min)
-            ),
-            "say in one sentence why the test itself must change, e.g. \
-             --reason \"Rounding rule changed by finance ticket FIN-12\"",
-        ));
-    }
+    check_reason(reason, config.approval.min_reason_chars)?;
     let tree = staged.tree.context("the staged tree was not computed")?;
     let approval = Approval {
         reason: notes::one_line(reason),
@@ -174,4 +178,71 @@ pub fn log(repo: &Repo, range: Option<&str>, out: &mut dyn Write) -> anyhow::Res
         render::log_empty(out, notes_ref)?;
     }
     Ok(Outcome::Allowed)
+}
+
+/// `git guard override REV [--reason]`: approves an existing commit with a note.
+pub fn override_commit(
+    repo: &Repo,
+    rev: &str,
+    reason: Option<&str>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
+    let commit = repo.commit(rev)?;
+    let parent = commit.parent(0).ok();
+    let (config, _) = repo.policy_for(parent.as_ref())?;
+    let policy = Policy::new(&config.protect.paths)?;
+    let store = NoteStore::new(repo, vec![]);
+    let approvers = gate::Approvers {
+        notes: &store,
+        label: None,
+    };
+    let checked = gate::commit(repo, &commit, &config, &policy, &approvers)?;
+    if checked.verdict == Verdict::Clean {
+        render::nothing_to_override(out, &checked.target)?;
+        return Ok(Outcome::Allowed);
+    }
+    let min = config.approval.min_reason_chars;
+    let reason = match reason {
+        Some(reason) => {
+            if !config.approval.allow_without_tty {
+                render::allow_refused(out)?;
+                return Ok(Outcome::Blocked);
+            }
+            check_reason(reason, min)?;
+            reason.to_string()
+        }
+        None => {
+            let Some(tty) = prompt::open_terminal() else {
+                return Err(hinted(
+                    "no terminal to ask for the reason",
+                    format!("pass it: {}", render::override_command(&checked.target)),
+                ));
+            };
+            let intro = render::push_prompt_intro(&checked);
+            match prompt::ask_reason(tty, &intro, render::REASON_PROMPT, min) {
+                prompt::Answer::Reason(reason) => reason,
+                prompt::Answer::Aborted => return Ok(Outcome::Blocked),
+            }
+        }
+    };
+    let approval = crate::hook::approval_for(repo, &commit, &checked.report, reason, "override")?;
+    notes::append(repo, &config.approval.notes_ref, commit.id(), &approval)?;
+    render::override_done(out, &checked.target, &config.approval.notes_ref)?;
+    Ok(Outcome::Allowed)
+}
+
+/// Refuses a reason shorter than the policy's minimum (exit 2, with an example).
+fn check_reason(reason: &str, min: usize) -> anyhow::Result<()> {
+    let length = notes::reason_length(reason);
+    if length < min || length == 0 {
+        return Err(hinted(
+            format!(
+                "the reason is too short: {}",
+                render::reason_too_short(length, min)
+            ),
+            "say in one sentence why the test itself must change, e.g. \
+             --reason \"Rounding rule changed by finance ticket FIN-12\"",
+        ));
+    }
+    Ok(())
 }

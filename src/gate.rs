@@ -7,9 +7,9 @@ use git2::{Commit, Oid};
 use crate::changes;
 use crate::check::Report;
 use crate::config::Config;
-use crate::notes::{self, Approval};
+use crate::notes::{self, Approval, NoteStore};
 use crate::policy::Policy;
-use crate::render::{Checked, Verdict};
+use crate::render::{Checked, Verdict, Via};
 use crate::repo::{PolicySource, Repo, short_id};
 use crate::{approval, exit::hinted};
 
@@ -65,40 +65,65 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
     }))
 }
 
-/// Judges one commit against its first parent, with the given policy and its notes.
+/// How a commit's approval is looked for.
+pub struct Approvers<'a, 'r> {
+    /// The notes to read.
+    pub notes: &'a NoteStore<'r>,
+    /// The override label, when the PR/MR carries it (CI only).
+    pub label: Option<&'a str>,
+}
+
+/// Judges one commit (merge rule included) with the given policy and approvals.
 pub fn commit(
     repo: &Repo,
     commit: &Commit<'_>,
     config: &Config,
     policy: &Policy,
+    approvers: &Approvers<'_, '_>,
 ) -> anyhow::Result<Checked> {
     let changes = changes::of_commit(repo, commit)?;
     let report = Report::evaluate(&changes, config, policy);
     let approval_paths = report.approval_paths();
-    let approvals = if report.needs_approval() {
-        notes::approvals(repo, &config.approval.notes_ref, commit.id())?
-    } else {
-        Vec::new()
-    };
-    let verdict = if !report.needs_approval() {
-        Verdict::Clean
-    } else if notes::covers(
-        &approvals,
-        &approval_paths,
-        config.approval.min_reason_chars,
-    ) {
-        Verdict::Approved
-    } else {
-        Verdict::NeedsApproval
-    };
-    Ok(Checked {
+    let min = config.approval.min_reason_chars;
+    let mut checked = Checked {
         target: short_id(commit.id()),
         subject: Some(crate::repo::subject(commit)),
-        verdict,
+        verdict: Verdict::Clean,
+        approved_via: None,
+        patch_id_of: None,
         report,
         approval_paths,
-        approvals: approvals.iter().map(Into::into).collect(),
-    })
+        approvals: Vec::new(),
+    };
+    if !checked.report.needs_approval() {
+        return Ok(checked);
+    }
+    let own = approvers.notes.approvals(commit.id())?;
+    checked.approvals = own.iter().map(Into::into).collect();
+    if notes::covers(&own, &checked.approval_paths, min) {
+        checked.verdict = Verdict::Approved;
+        checked.approved_via = Some(Via::Note);
+        return Ok(checked);
+    }
+    let patch_id = changes::patch_id(repo, commit)?;
+    for (original, approval) in approvers.notes.with_patch_id(&patch_id)? {
+        if *original != commit.id()
+            && notes::covers(std::slice::from_ref(approval), &checked.approval_paths, min)
+        {
+            checked.verdict = Verdict::Approved;
+            checked.approved_via = Some(Via::PatchId);
+            checked.patch_id_of = Some(short_id(*original));
+            checked.approvals.push(approval.into());
+            return Ok(checked);
+        }
+    }
+    if let Some(label) = approvers.label {
+        checked.verdict = Verdict::Approved;
+        checked.approved_via = Some(Via::Label(label.to_string()));
+        return Ok(checked);
+    }
+    checked.verdict = Verdict::NeedsApproval;
+    Ok(checked)
 }
 
 /// The commits of `range` (`A..B`, or one revision meaning all its history), oldest first.

@@ -4,16 +4,22 @@
 //! human on the terminal, or blocks with the next steps. post-commit turns the approval
 //! for the committed tree into a note on the new commit.
 
-use std::io::Write;
+use std::collections::HashSet;
+use std::io::{Read, Write};
 
 use anyhow::Context;
 
+use crate::check::Report;
 use crate::exit::Outcome;
+use crate::notes::NoteStore;
 use crate::notes::{self, Approval};
+use crate::policy::Policy;
 use crate::prompt::{self, Answer};
 use crate::render;
+use crate::render::{Checked, Verdict};
 use crate::repo::{Repo, short_id};
-use crate::{approval, gate};
+use crate::{approval, changes, gate};
+use git2::Oid;
 
 /// The hooks git-guard answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -22,14 +28,24 @@ pub enum HookName {
     PreCommit,
     /// After a commit is recorded: attach the approval as a note.
     PostCommit,
+    /// Before a push: judge every outgoing commit, then push the notes.
+    PrePush,
 }
 
 /// Runs one hook.
-pub fn run(name: HookName, err: &mut dyn Write) -> anyhow::Result<Outcome> {
+pub fn run(name: HookName, args: &[String], err: &mut dyn Write) -> anyhow::Result<Outcome> {
     let repo = Repo::open()?;
     match name {
         HookName::PreCommit => pre_commit(&repo, err),
         HookName::PostCommit => post_commit(&repo, err),
+        HookName::PrePush => {
+            let mut input = String::new();
+            std::io::stdin()
+                .read_to_string(&mut input)
+                .context("reading the ref lines git gives pre-push")?;
+            let remote = args.first().map(String::as_str).unwrap_or("origin");
+            pre_push(&repo, remote, &input, err)
+        }
     }
 }
 
@@ -99,8 +115,164 @@ fn post_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     let parent = head.parent(0).ok();
     let (config, _) = repo.policy_for(parent.as_ref())?;
     let notes_ref = &config.approval.notes_ref;
+    let mut pending = pending;
+    pending.patch_id = Some(changes::patch_id(repo, &head)?);
     notes::append(repo, notes_ref, head.id(), &pending)?;
     approval::remove(repo, tree)?;
     render::note_written(err, &short_id(head.id()), notes_ref)?;
     Ok(Outcome::Allowed)
+}
+
+/// One line of pre-push input: `<local ref> <local sha> <remote ref> <remote sha>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PushLine {
+    /// The local ref being pushed (`refs/heads/x`, or `(delete)`).
+    pub local_ref: String,
+    /// The commit being pushed; zero for a deletion.
+    pub local: Oid,
+    /// The ref on the remote.
+    pub remote_ref: String,
+    /// What the remote has now; zero for a new ref.
+    pub remote: Oid,
+}
+
+/// Parses git's pre-push stdin; blank lines are skipped, anything else malformed is an error.
+pub fn parse_push_lines(input: &str) -> anyhow::Result<Vec<PushLine>> {
+    input
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let fields: Vec<&str> = line.split(' ').collect();
+            let [local_ref, local, remote_ref, remote] = fields[..] else {
+                anyhow::bail!("malformed pre-push line `{line}`: expected 4 fields");
+            };
+            let oid = |s: &str| {
+                Oid::from_str(s)
+                    .ok()
+                    .filter(|_| s.len() >= 40)
+                    .with_context(|| format!("malformed object id `{s}` in pre-push line `{line}`"))
+            };
+            Ok(PushLine {
+                local_ref: local_ref.to_string(),
+                local: oid(local)?,
+                remote_ref: remote_ref.to_string(),
+                remote: oid(remote)?,
+            })
+        })
+        .collect()
+}
+
+/// pre-push: every outgoing commit needs a valid note when it changes protected paths.
+fn pre_push(
+    repo: &Repo,
+    remote: &str,
+    input: &str,
+    err: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
+    let mut seen = HashSet::new();
+    let mut unapproved: Vec<(Oid, Checked)> = Vec::new();
+    let mut policy_in_force = None;
+    for line in parse_push_lines(input)? {
+        if line.local.is_zero() || line.local_ref.starts_with("refs/notes/") {
+            continue;
+        }
+        let commits = outgoing(repo, remote, &line)?;
+        let Some(oldest) = commits.first() else {
+            continue;
+        };
+        // The policy is the one the pushed range builds on: what the remote has, else
+        // the parent of the oldest outgoing commit.
+        let base = match repo.git.find_commit(line.remote) {
+            Ok(known) => Some(known),
+            Err(_) => repo.git.find_commit(*oldest)?.parent(0).ok(),
+        };
+        let (config, _) = repo.policy_for(base.as_ref())?;
+        let policy = Policy::new(&config.protect.paths)?;
+        let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
+        let approvers = gate::Approvers {
+            notes: &store,
+            label: None,
+        };
+        for id in commits {
+            if seen.insert(id) {
+                let commit = repo.git.find_commit(id)?;
+                let checked = gate::commit(repo, &commit, &config, &policy, &approvers)?;
+                if checked.verdict == Verdict::NeedsApproval {
+                    unapproved.push((id, checked));
+                }
+            }
+        }
+        policy_in_force.get_or_insert(config);
+    }
+    let Some(config) = policy_in_force else {
+        return Ok(Outcome::Allowed);
+    };
+    let notes_ref = &config.approval.notes_ref;
+    if !unapproved.is_empty() {
+        let Some(tty) = prompt::open_terminal() else {
+            let checked: Vec<&Checked> = unapproved.iter().map(|(_, c)| c).collect();
+            render::push_blocked(err, &checked, config.approval.allow_without_tty)?;
+            return Ok(Outcome::Blocked);
+        };
+        for (id, checked) in &unapproved {
+            let terminal = tty.try_clone().context("reusing the terminal")?;
+            let intro = render::push_prompt_intro(checked);
+            let min = config.approval.min_reason_chars;
+            match prompt::ask_reason(terminal, &intro, render::REASON_PROMPT, min) {
+                Answer::Reason(reason) => {
+                    let commit = repo.git.find_commit(*id)?;
+                    let approval = approval_for(repo, &commit, &checked.report, reason, "prompt")?;
+                    notes::append(repo, notes_ref, *id, &approval)?;
+                    render::note_written(err, &checked.target, notes_ref)?;
+                }
+                Answer::Aborted => {
+                    render::push_aborted(err)?;
+                    return Ok(Outcome::Blocked);
+                }
+            }
+        }
+    }
+    if repo.git.find_reference(notes_ref).is_ok() {
+        if let Err(message) = notes::push(repo, remote, notes_ref) {
+            render::notes_push_failed(err, remote, notes_ref, &message)?;
+        }
+    }
+    Ok(Outcome::Allowed)
+}
+
+/// A note block approving `commit`'s change now.
+pub fn approval_for(
+    repo: &Repo,
+    commit: &git2::Commit<'_>,
+    report: &Report,
+    reason: String,
+    via: &str,
+) -> anyhow::Result<Approval> {
+    Ok(Approval {
+        reason: notes::one_line(&reason),
+        by: repo.identity(),
+        at: notes::now(),
+        via: via.into(),
+        paths: report.approval_paths(),
+        findings: report.finding_labels(),
+        patch_id: Some(changes::patch_id(repo, commit)?),
+        blocked_attempts: None,
+    })
+}
+
+/// Commits reachable from the pushed sha and not from what the remote has, oldest first.
+/// For a new remote ref, "what the remote has" is every ref of that remote we know.
+fn outgoing(repo: &Repo, remote: &str, line: &PushLine) -> anyhow::Result<Vec<Oid>> {
+    let mut walk = repo.git.revwalk()?;
+    walk.push(line.local)
+        .with_context(|| format!("the pushed commit {} is not in this repository", line.local))?;
+    if !line.remote.is_zero() {
+        // Unknown locally (someone else pushed): git will refuse a non-fast-forward anyway.
+        let _ = walk.hide(line.remote);
+    } else {
+        let _ = walk.hide_glob(&format!("refs/remotes/{remote}/*"));
+    }
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+    walk.collect::<Result<Vec<_>, _>>()
+        .context("listing outgoing commits")
 }

@@ -21,7 +21,7 @@ pub const TEMPLATE: &str = include_str!("../hooks/hook.sh");
 pub const MARKER: &str = "# git-guard-hook:";
 
 /// The hooks git-guard installs.
-pub const HOOKS: [&str; 2] = ["pre-commit", "post-commit"];
+pub const HOOKS: [&str; 3] = ["pre-commit", "post-commit", "pre-push"];
 
 /// The suffix a foreign hook is kept under while ours runs it.
 pub const CHAINED_SUFFIX: &str = ".guard-chained";

@@ -29,7 +29,7 @@ use repo::Repo;
 /// Runs one command, writing its output to `out` and diagnostics to `err`.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     match cli.command {
-        Command::Hook { name, args: _ } => hook::run(name, err),
+        Command::Hook { name, args } => hook::run(name, &args, err),
         Command::Init { force } => commands::init(&Repo::open()?, force, out),
         Command::Install => install::install(&Repo::open()?, out),
         Command::Uninstall => install::uninstall(&Repo::open()?, out),
@@ -41,5 +41,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
         } => commands::check(&Repo::open()?, commit, range, format, out),
         Command::Allow { reason } => commands::allow(&Repo::open()?, &reason, out),
         Command::Log { range } => commands::log(&Repo::open()?, range.as_deref(), out),
+        Command::Override { rev, reason } => {
+            commands::override_commit(&Repo::open()?, &rev, reason.as_deref(), out)
+        }
     }
 }

@@ -4,6 +4,8 @@
 //! so `git interpret-trailers --parse` reads it. Paths are C-quoted the way git quotes
 //! them whenever they hold a space, a quote, a backslash, a control or non-ASCII byte.
 
+use std::collections::HashMap;
+
 use anyhow::Context;
 use git2::Oid;
 
@@ -225,6 +227,127 @@ pub fn approvals(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Ve
         .as_deref()
         .map(parse)
         .unwrap_or_default())
+}
+
+/// The notes of one or more notes refs (local, and what CI fetched), read lazily.
+///
+/// Also answers "which noted commit had this patch id?" so a commit rebased or
+/// cherry-picked without `notes.rewriteRef` still finds its approval.
+pub struct NoteStore<'r> {
+    repo: &'r Repo,
+    refs: Vec<String>,
+    by_patch_id: std::cell::OnceCell<HashMap<String, Vec<(Oid, Approval)>>>,
+}
+
+impl<'r> NoteStore<'r> {
+    /// Reads notes from `refs` (missing refs are simply empty).
+    pub fn new(repo: &'r Repo, refs: Vec<String>) -> NoteStore<'r> {
+        NoteStore {
+            repo,
+            refs,
+            by_patch_id: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Every approval recorded on `commit`, across the refs.
+    pub fn approvals(&self, commit: Oid) -> anyhow::Result<Vec<Approval>> {
+        let mut all = Vec::new();
+        for notes_ref in &self.refs {
+            for approval in approvals(self.repo, notes_ref, commit)? {
+                if !all.contains(&approval) {
+                    all.push(approval);
+                }
+            }
+        }
+        Ok(all)
+    }
+
+    /// Approvals on other commits whose `Guard-Patch-Id` is `patch_id`, with their commit.
+    pub fn with_patch_id(&self, patch_id: &str) -> anyhow::Result<&[(Oid, Approval)]> {
+        if self.by_patch_id.get().is_none() {
+            let index = self.index_patch_ids()?;
+            let _ = self.by_patch_id.set(index);
+        }
+        Ok(self
+            .by_patch_id
+            .get()
+            .and_then(|index| index.get(patch_id))
+            .map(Vec::as_slice)
+            .unwrap_or_default())
+    }
+
+    fn index_patch_ids(&self) -> anyhow::Result<HashMap<String, Vec<(Oid, Approval)>>> {
+        let mut index: HashMap<String, Vec<(Oid, Approval)>> = HashMap::new();
+        for notes_ref in &self.refs {
+            let notes = match self.repo.git.notes(Some(notes_ref)) {
+                Ok(notes) => notes,
+                Err(e) if e.code() == git2::ErrorCode::NotFound => continue,
+                Err(e) => return Err(e).with_context(|| format!("listing notes in {notes_ref}")),
+            };
+            for item in notes {
+                let (_, commit) = item.with_context(|| format!("listing notes in {notes_ref}"))?;
+                for approval in approvals(self.repo, notes_ref, commit)? {
+                    if let Some(id) = approval.patch_id.clone() {
+                        index.entry(id).or_default().push((commit, approval));
+                    }
+                }
+            }
+        }
+        Ok(index)
+    }
+}
+
+/// Pushes the notes ref to `remote`; on a non-fast-forward, fetches the remote notes into
+/// a scratch ref (never forced over local notes), merges them with `cat_sort_uniq`, and
+/// retries once. On failure, returns the commands to run by hand.
+pub fn push(repo: &Repo, remote: &str, notes_ref: &str) -> Result<(), String> {
+    let refspec = format!("{notes_ref}:{notes_ref}");
+    let push = || repo.run_git(&["push", "--quiet", "--no-verify", remote, &refspec]);
+    let by_hand = format!(
+        "git fetch {remote} {notes_ref}:{notes_ref}-incoming && \\\n  git notes --ref {notes_ref} merge -s cat_sort_uniq {notes_ref}-incoming && \\\n  git push {remote} {refspec}"
+    );
+    let first = match push() {
+        Ok(_) => return Ok(()),
+        Err(e) => format!("{e:#}"),
+    };
+    let incoming = format!("{notes_ref}-incoming");
+    let merged = repo
+        .run_git(&[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            remote,
+            &format!("+{notes_ref}:{incoming}"),
+        ])
+        .and_then(|_| {
+            repo.run_git(&[
+                "notes",
+                "--ref",
+                notes_ref,
+                "merge",
+                "--quiet",
+                "-s",
+                "cat_sort_uniq",
+                &incoming,
+            ])
+        });
+    let _ = repo.run_git(&["update-ref", "-d", &incoming]);
+    match merged.and_then(|_| push()) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(format!("{first}\n{e:#}\nrun by hand:\n  {by_hand}")),
+    }
+}
+
+/// Fetches `notes_ref` from `remote` into a scratch ref beside it and returns that ref,
+/// or `None` when the remote has no notes yet.
+pub fn fetch_copy(repo: &Repo, remote: &str, notes_ref: &str) -> anyhow::Result<Option<String>> {
+    let copy = format!("{notes_ref}-{remote}");
+    let spec = format!("+{notes_ref}:{copy}");
+    match repo.run_git(&["fetch", "--quiet", "--no-tags", remote, &spec]) {
+        Ok(_) => Ok(Some(copy)),
+        Err(e) if format!("{e:#}").contains("couldn't find remote ref") => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Appends a block to the note on `commit`, keeping whatever the note already says.

@@ -243,6 +243,27 @@ pub enum Verdict {
     NeedsApproval,
 }
 
+/// What approved a commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    /// A note on the commit (or a pending approval for a staged change).
+    Note,
+    /// A note on another commit with the same patch id (rebased or cherry-picked).
+    PatchId,
+    /// The PR/MR label.
+    Label(String),
+}
+
+impl serde::Serialize for Via {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            Via::Note => "note",
+            Via::PatchId => "patch-id",
+            Via::Label(_) => "label",
+        })
+    }
+}
+
 /// One checked unit (the staged change or a commit) for `check` output.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Checked {
@@ -253,6 +274,10 @@ pub struct Checked {
     pub subject: Option<String>,
     /// The verdict.
     pub verdict: Verdict,
+    /// What approved it, when approved.
+    pub approved_via: Option<Via>,
+    /// The commit whose note approved it through an identical patch id.
+    pub patch_id_of: Option<String>,
     /// The findings and protected paths.
     #[serde(flatten)]
     pub report: Report,
@@ -400,4 +425,118 @@ pub fn install_done(w: &mut dyn Write, dir: &str, notes_ref: &str) -> io::Result
 /// `git guard uninstall` headline.
 pub fn uninstall_done(w: &mut dyn Write, dir: &str) -> io::Result<()> {
     writeln!(w, "git-guard hooks removed from {dir}")
+}
+
+/// pre-push with no terminal: the commits that need a note, and how to give one.
+pub fn push_blocked(
+    w: &mut dyn Write,
+    checked: &[&Checked],
+    allow_without_tty: bool,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: push blocked: {} {} change what decides whether the tests pass, without an approval note.",
+        checked.len(),
+        plural(checked.len(), "commit", "commits")
+    )?;
+    for c in checked {
+        writeln!(
+            w,
+            "commit {} {}",
+            c.target,
+            c.subject.as_deref().unwrap_or_default()
+        )?;
+        report_lines(w, &c.report)?;
+    }
+    writeln!(w)?;
+    writeln!(w, "Next steps, in this order:")?;
+    writeln!(
+        w,
+        "  1. Fix the code under test, not the test: rework these commits so the original tests pass."
+    )?;
+    if allow_without_tty {
+        writeln!(
+            w,
+            "  2. If the tests themselves must change, a human approves each commit:"
+        )?;
+        for c in checked {
+            writeln!(w, "       {}", override_command(&c.target))?;
+        }
+        writeln!(w, "     then pushes again.")?;
+    } else {
+        writeln!(
+            w,
+            "  2. If the tests themselves must change, a human pushes from a terminal and answers the prompt."
+        )?;
+    }
+    Ok(())
+}
+
+/// The exact command that approves one commit.
+pub fn override_command(target: &str) -> String {
+    format!(
+        "git guard override {target} --reason \"<one sentence: why the test itself must change>\""
+    )
+}
+
+/// Shown on the terminal before asking for a commit's reason at push time.
+pub fn push_prompt_intro(checked: &Checked) -> String {
+    let mut buf = Vec::new();
+    let _ = writeln!(
+        buf,
+        "git-guard: commit {} \"{}\" changes what decides whether the tests pass and has no approval note.",
+        checked.target,
+        checked.subject.as_deref().unwrap_or_default()
+    );
+    let _ = report_lines(&mut buf, &checked.report);
+    let _ = writeln!(
+        buf,
+        "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the push)."
+    );
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The push prompt was left empty or interrupted.
+pub fn push_aborted(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: no reason given; push aborted. Nothing was pushed or changed."
+    )
+}
+
+/// The notes could not be pushed: loud, but the code push goes on.
+pub fn notes_push_failed(
+    w: &mut dyn Write,
+    remote: &str,
+    notes_ref: &str,
+    message: &str,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: WARNING: could not push {notes_ref} to {remote}; the code push continues,"
+    )?;
+    writeln!(
+        w,
+        "but CI will not see the approvals until the notes arrive."
+    )?;
+    for line in message.lines() {
+        writeln!(w, "  {line}")?;
+    }
+    Ok(())
+}
+
+/// `git guard override` wrote a note.
+pub fn override_done(w: &mut dyn Write, target: &str, notes_ref: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Override recorded on {target} ({notes_ref}). Push to share it: git push origin {notes_ref}"
+    )
+}
+
+/// `git guard override` on a commit that needs none.
+pub fn nothing_to_override(w: &mut dyn Write, target: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Commit {target} changes nothing protected; no override was recorded."
+    )
 }
