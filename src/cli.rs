@@ -30,6 +30,18 @@ pub enum Format {
     Json,
 }
 
+/// Output format of `ci`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum CiFormat {
+    /// For people.
+    #[default]
+    Text,
+    /// One stable JSON document (see README, "JSON output").
+    Json,
+    /// Text plus `::error` annotations, and Markdown appended to $GITHUB_STEP_SUMMARY.
+    Github,
+}
+
 /// The commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -108,5 +120,28 @@ pub enum Command {
         /// One sentence: why the test itself must change.
         #[arg(long)]
         reason: Option<String>,
+    },
+    /// Re-check every commit of base..head in CI, with the policy of the base commit.
+    ///
+    /// Base and labels come from GitHub Actions, GitLab, or GUARD_BASE / GUARD_LABELS /
+    /// PR_LABELS; flags win. Notes are fetched from origin unless --no-fetch.
+    ///
+    /// Example: git guard ci --base origin/main --format github
+    Ci {
+        /// The base revision (default: from the CI environment).
+        #[arg(long, value_name = "REF")]
+        base: Option<String>,
+        /// The head revision.
+        #[arg(long, value_name = "REF")]
+        head: Option<String>,
+        /// Comma-separated PR/MR labels.
+        #[arg(long, value_name = "L1,L2")]
+        labels: Option<String>,
+        /// Fetch nothing from origin (notes, base branch, history).
+        #[arg(long)]
+        no_fetch: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: CiFormat,
     },
 }

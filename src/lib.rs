@@ -6,6 +6,7 @@
 pub mod approval;
 pub mod changes;
 pub mod check;
+pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -41,6 +42,23 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
         } => commands::check(&Repo::open()?, commit, range, format, out),
         Command::Allow { reason } => commands::allow(&Repo::open()?, &reason, out),
         Command::Log { range } => commands::log(&Repo::open()?, range.as_deref(), out),
+        Command::Ci {
+            base,
+            head,
+            labels,
+            no_fetch,
+            format,
+        } => ci::run(
+            ci::CiArgs {
+                base,
+                head,
+                labels,
+                no_fetch,
+                format,
+            },
+            out,
+            err,
+        ),
         Command::Override { rev, reason } => {
             commands::override_commit(&Repo::open()?, &rev, reason.as_deref(), out)
         }

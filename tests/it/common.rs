@@ -8,6 +8,7 @@ use std::ffi::OsStr;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::rc::Rc;
 
 use tempfile::TempDir;
 
@@ -15,8 +16,9 @@ use tempfile::TempDir;
 pub const GUARD: &str = env!("CARGO_BIN_EXE_git-guard");
 
 /// A temporary repository with its own HOME.
+#[derive(Clone)]
 pub struct TestRepo {
-    _tmp: TempDir,
+    _tmp: Rc<TempDir>,
     /// The work tree.
     pub root: PathBuf,
     home: PathBuf,
@@ -42,7 +44,7 @@ impl TestRepo {
         )
         .unwrap();
         let repo = TestRepo {
-            _tmp: tmp,
+            _tmp: Rc::new(tmp),
             root,
             home,
         };
@@ -60,6 +62,46 @@ impl TestRepo {
         );
         repo.commit_all("initial");
         repo
+    }
+
+    /// `with_history`, plus a bare repository `origin.git` beside it as `origin`, with
+    /// main pushed (hooks skipped).
+    pub fn with_origin() -> TestRepo {
+        let repo = TestRepo::with_history();
+        let origin = repo.base().join("origin.git");
+        repo.git(&["init", "-q", "--bare", origin.to_str().unwrap()]);
+        repo.git(&["remote", "add", "origin", origin.to_str().unwrap()]);
+        repo.git(&["push", "-q", "--no-verify", "-u", "origin", "main"]);
+        repo
+    }
+
+    /// A clone of `origin.git` in `name` beside this work tree, sharing HOME.
+    pub fn clone_origin(&self, name: &str, extra: &[&str]) -> TestRepo {
+        let dest = self.base().join(name);
+        let url = format!("file://{}", self.base().join("origin.git").display());
+        let mut args = vec!["clone", "-q"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&[url.as_str(), dest.to_str().unwrap()]);
+        self.git(&args);
+        TestRepo {
+            root: dest,
+            ..self.clone()
+        }
+    }
+
+    /// `git args…` in the bare origin, which must succeed; returns stdout.
+    pub fn origin_git(&self, args: &[&str]) -> String {
+        let out = self
+            .command_in("git", &self.base().join("origin.git"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "origin git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// The temporary directory beside the work tree (for other clones, worktrees).

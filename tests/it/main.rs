@@ -3,10 +3,12 @@
 mod common;
 
 mod check;
+mod ci;
 mod cli;
 mod commit;
 mod install;
 mod prompt;
+mod push;
 
 /// Every file in tests/it must be a module above, or its tests silently never run.
 #[test]

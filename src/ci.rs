@@ -1,0 +1,317 @@
+//! `git guard ci`: re-check a whole range where `--no-verify` cannot reach.
+//!
+//! The base, labels and notes come from the CI environment (GitHub Actions, GitLab, or
+//! plain variables; flags win). The policy is read from `guard.toml` **at the base
+//! commit**, so a branch cannot switch off its own check by editing it.
+
+use std::io::Write;
+
+use anyhow::Context;
+use git2::Oid;
+
+use crate::cli::CiFormat;
+use crate::exit::{Outcome, hinted};
+use crate::gate;
+use crate::notes::{self, NoteStore};
+use crate::policy::Policy;
+use crate::render::{self, Checked, CiSummary, Verdict};
+use crate::repo::{Repo, short_id};
+
+/// The flags of `git guard ci`.
+#[derive(Debug, Clone, Default)]
+pub struct CiArgs {
+    /// Base revision (wins over the environment).
+    pub base: Option<String>,
+    /// Head revision (default HEAD).
+    pub head: Option<String>,
+    /// Comma-separated labels (wins over the environment).
+    pub labels: Option<String>,
+    /// Do not fetch notes, base or history from origin.
+    pub no_fetch: bool,
+    /// Output format.
+    pub format: CiFormat,
+}
+
+/// What the CI environment says about the change under review.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Environment {
+    /// Which CI this is, for the report.
+    pub provider: &'static str,
+    /// The base revision to compare with.
+    pub base: Option<String>,
+    /// A base branch name that may need fetching from origin (GitHub).
+    pub base_branch: Option<String>,
+    /// The PR/MR labels.
+    pub labels: Vec<String>,
+}
+
+/// Reads the environment through `var` (so tests can pass their own).
+pub fn detect(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Environment> {
+    let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+    let split = |list: String| -> Vec<String> {
+        list.split(',')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    if let Some(branch) = set("GITHUB_BASE_REF") {
+        let labels = match set("GITHUB_EVENT_PATH") {
+            Some(path) => github_labels(&path)?,
+            None => Vec::new(),
+        };
+        return Ok(Environment {
+            provider: "GitHub Actions",
+            base: Some(format!("origin/{branch}")),
+            base_branch: Some(branch),
+            labels,
+        });
+    }
+    if let Some(sha) = set("CI_MERGE_REQUEST_DIFF_BASE_SHA") {
+        return Ok(Environment {
+            provider: "GitLab CI",
+            base: Some(sha),
+            base_branch: None,
+            labels: set("CI_MERGE_REQUEST_LABELS")
+                .map(split)
+                .unwrap_or_default(),
+        });
+    }
+    Ok(Environment {
+        provider: "environment",
+        base: set("GUARD_BASE"),
+        base_branch: None,
+        labels: set("GUARD_LABELS")
+            .or_else(|| set("PR_LABELS"))
+            .map(split)
+            .unwrap_or_default(),
+    })
+}
+
+/// Label names of the pull request in a GitHub event file.
+fn github_labels(path: &str) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read(path).with_context(|| format!("reading GITHUB_EVENT_PATH {path}"))?;
+    let event: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
+        hinted(
+            format!("GITHUB_EVENT_PATH {path} is not JSON: {e}"),
+            "run inside GitHub Actions, or pass --labels",
+        )
+    })?;
+    Ok(event["pull_request"]["labels"]
+        .as_array()
+        .map(|labels| {
+            labels
+                .iter()
+                .filter_map(|l| l["name"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
+/// Runs the re-check.
+pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let env = detect(&|name| std::env::var(name).ok())?;
+    let mut repo = Repo::open()?;
+    let fetch = !args.no_fetch && repo.git.find_remote("origin").is_ok();
+
+    if repo.git.is_shallow() {
+        if !fetch {
+            return Err(shallow_error(
+                "this is a shallow clone and fetching is off (--no-fetch or no origin)",
+            ));
+        }
+        repo.run_git(&["fetch", "--quiet", "--no-tags", "--unshallow", "origin"])
+            .map_err(|e| {
+                shallow_error(&format!(
+                    "this is a shallow clone and deepening it failed: {e:#}"
+                ))
+            })?;
+        repo = Repo::open_at(repo.git.path())?;
+    }
+
+    let base_rev = args.base.clone().or(env.base.clone()).ok_or_else(|| {
+        hinted(
+            "no base to compare with",
+            "pass --base <branch or commit>, or set GUARD_BASE (GitHub Actions and GitLab merge requests set theirs)",
+        )
+    })?;
+    if fetch && args.base.is_none() && repo.git.revparse_single(&base_rev).is_err() {
+        if let Some(branch) = &env.base_branch {
+            let spec = format!("+refs/heads/{branch}:refs/remotes/origin/{branch}");
+            repo.run_git(&["fetch", "--quiet", "--no-tags", "origin", &spec])?;
+        }
+    }
+    let base = repo.commit(&base_rev)?;
+    let head = repo.commit(args.head.as_deref().unwrap_or("HEAD"))?;
+
+    let (config, source) = repo.policy_for(Some(&base))?;
+    let policy = Policy::new(&config.protect.paths)?;
+    let notes_ref = config.approval.notes_ref.clone();
+    let mut refs = vec![notes_ref.clone()];
+    if fetch {
+        match notes::fetch_copy(&repo, "origin", &notes_ref) {
+            Ok(Some(copy)) => refs.push(copy),
+            Ok(None) => {}
+            Err(e) => render::ci_notes_fetch_failed(err, &notes_ref, &format!("{e:#}"))?,
+        }
+    }
+    let labels: Vec<String> = match &args.labels {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect(),
+        None => env.labels.clone(),
+    };
+    let label = labels
+        .iter()
+        .find(|l| **l == config.approval.label)
+        .cloned();
+
+    let commits = range_commits(&repo, base.id(), head.id())?;
+    let progress = render::ci_progress(commits.len());
+    let store = NoteStore::new(&repo, refs);
+    let approvers = gate::Approvers {
+        notes: &store,
+        label: label.as_deref(),
+    };
+    let mut checked = Vec::with_capacity(commits.len());
+    for id in &commits {
+        let commit = repo.git.find_commit(*id)?;
+        checked.push(gate::commit(&repo, &commit, &config, &policy, &approvers)?);
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+
+    let summary = CiSummary::new(
+        env.provider,
+        short_id(base.id()),
+        short_id(head.id()),
+        render::policy_source(&source),
+        labels,
+        label,
+        config.approval.label.clone(),
+        rank_by_risk(checked),
+    );
+    match args.format {
+        CiFormat::Text => render::ci_text(out, &summary)?,
+        CiFormat::Json => render::ci_json(out, &summary)?,
+        CiFormat::Github => {
+            render::ci_github_annotations(out, &summary)?;
+            render::ci_text(out, &summary)?;
+            if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
+                let mut file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .with_context(|| {
+                        format!("opening GITHUB_STEP_SUMMARY {}", path.to_string_lossy())
+                    })?;
+                render::ci_markdown(&mut file, &summary)?;
+            }
+        }
+    }
+    Ok(if summary.blocked {
+        Outcome::Blocked
+    } else {
+        Outcome::Allowed
+    })
+}
+
+fn shallow_error(what: &str) -> anyhow::Error {
+    hinted(
+        what.to_string(),
+        "fetch the whole history: `fetch-depth: 0` in actions/checkout, `GIT_DEPTH: 0` in GitLab, \
+         or `git fetch --unshallow origin`",
+    )
+}
+
+/// Commits in base..head, oldest first.
+fn range_commits(repo: &Repo, base: Oid, head: Oid) -> anyhow::Result<Vec<Oid>> {
+    let mut walk = repo.git.revwalk()?;
+    walk.push(head)?;
+    walk.hide(base)?;
+    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
+    walk.collect::<Result<Vec<_>, _>>()
+        .context("listing the commits of the range")
+}
+
+/// Orders commits by risk, not size: unapproved before approved before clean; within
+/// each, more blocking findings and more protected paths first; then history order.
+pub fn rank_by_risk(mut checked: Vec<Checked>) -> Vec<Checked> {
+    let rank = |c: &Checked| {
+        let verdict = match c.verdict {
+            Verdict::NeedsApproval => 0,
+            Verdict::Approved => 1,
+            Verdict::Clean => 2,
+        };
+        let findings = c.report.findings.iter().filter(|f| f.blocking).count();
+        (
+            verdict,
+            usize::MAX - findings,
+            usize::MAX - c.report.protected.len(),
+        )
+    };
+    checked.sort_by_key(rank); // stable: history order within a rank
+    checked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn env(vars: &[(&str, &str)]) -> Environment {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        detect(&|name| map.get(name).cloned()).unwrap()
+    }
+
+    #[test]
+    fn github_base_and_labels_from_the_event_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let event = dir.path().join("event.json");
+        std::fs::write(
+            &event,
+            r#"{"pull_request":{"labels":[{"name":"bug"},{"name":"allow-test-edits"}]}}"#,
+        )
+        .unwrap();
+        let e = env(&[
+            ("GITHUB_BASE_REF", "main"),
+            ("GITHUB_EVENT_PATH", event.to_str().unwrap()),
+        ]);
+        assert_eq!(e.provider, "GitHub Actions");
+        assert_eq!(e.base.as_deref(), Some("origin/main"));
+        assert_eq!(e.labels, vec!["bug", "allow-test-edits"]);
+    }
+
+    #[test]
+    fn github_push_event_has_no_base() {
+        let e = env(&[("GITHUB_BASE_REF", ""), ("GUARD_BASE", "v1.0")]);
+        assert_eq!(e.base.as_deref(), Some("v1.0"));
+    }
+
+    #[test]
+    fn gitlab_base_sha_and_labels() {
+        let e = env(&[
+            ("CI_MERGE_REQUEST_DIFF_BASE_SHA", "abc123"),
+            ("CI_MERGE_REQUEST_LABELS", "allow-test-edits, backend"),
+        ]);
+        assert_eq!(e.provider, "GitLab CI");
+        assert_eq!(e.base.as_deref(), Some("abc123"));
+        assert_eq!(e.labels, vec!["allow-test-edits", "backend"]);
+    }
+
+    #[test]
+    fn plain_variables_and_pr_labels_fallback() {
+        let e = env(&[("GUARD_BASE", "main"), ("PR_LABELS", "x,,y")]);
+        assert_eq!(e.base.as_deref(), Some("main"));
+        assert_eq!(e.labels, vec!["x", "y"]);
+        let e = env(&[("GUARD_LABELS", "a"), ("PR_LABELS", "b")]);
+        assert_eq!(e.labels, vec!["a"]);
+        assert_eq!(env(&[]).base, None);
+    }
+}
