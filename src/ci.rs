@@ -41,6 +41,9 @@ pub struct Environment {
     pub base: Option<String>,
     /// A base branch name that may need fetching from origin (GitHub).
     pub base_branch: Option<String>,
+    /// The head to check when CI checked out something else (GitHub's synthetic merge
+    /// commit, GitLab's merged-results pipelines): the branch's own tip.
+    pub head: Option<String>,
     /// The PR/MR labels.
     pub labels: Vec<String>,
 }
@@ -56,14 +59,15 @@ pub fn detect(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Environmen
             .collect()
     };
     if let Some(branch) = set("GITHUB_BASE_REF") {
-        let labels = match set("GITHUB_EVENT_PATH") {
-            Some(path) => github_labels(&path)?,
-            None => Vec::new(),
+        let (labels, head) = match set("GITHUB_EVENT_PATH") {
+            Some(path) => github_event(&path)?,
+            None => (Vec::new(), None),
         };
         return Ok(Environment {
             provider: "GitHub Actions",
             base: Some(format!("origin/{branch}")),
             base_branch: Some(branch),
+            head,
             labels,
         });
     }
@@ -72,6 +76,7 @@ pub fn detect(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Environmen
             provider: "GitLab CI",
             base: Some(sha),
             base_branch: None,
+            head: set("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA"),
             labels: set("CI_MERGE_REQUEST_LABELS")
                 .map(split)
                 .unwrap_or_default(),
@@ -81,6 +86,7 @@ pub fn detect(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Environmen
         provider: "environment",
         base: set("GUARD_BASE"),
         base_branch: None,
+        head: None,
         labels: set("GUARD_LABELS")
             .or_else(|| set("PR_LABELS"))
             .map(split)
@@ -88,8 +94,8 @@ pub fn detect(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Environmen
     })
 }
 
-/// Label names of the pull request in a GitHub event file.
-fn github_labels(path: &str) -> anyhow::Result<Vec<String>> {
+/// Label names and head sha of the pull request in a GitHub event file.
+fn github_event(path: &str) -> anyhow::Result<(Vec<String>, Option<String>)> {
     let text = std::fs::read(path).with_context(|| format!("reading GITHUB_EVENT_PATH {path}"))?;
     let event: serde_json::Value = serde_json::from_slice(&text).map_err(|e| {
         hinted(
@@ -97,7 +103,7 @@ fn github_labels(path: &str) -> anyhow::Result<Vec<String>> {
             "run inside GitHub Actions, or pass --labels",
         )
     })?;
-    Ok(event["pull_request"]["labels"]
+    let labels = event["pull_request"]["labels"]
         .as_array()
         .map(|labels| {
             labels
@@ -105,7 +111,11 @@ fn github_labels(path: &str) -> anyhow::Result<Vec<String>> {
                 .filter_map(|l| l["name"].as_str().map(String::from))
                 .collect()
         })
-        .unwrap_or_default())
+        .unwrap_or_default();
+    let head = event["pull_request"]["head"]["sha"]
+        .as_str()
+        .map(String::from);
+    Ok((labels, head))
 }
 
 /// Runs the re-check.
@@ -142,7 +152,12 @@ pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Re
         }
     }
     let base = repo.commit(&base_rev)?;
-    let head = repo.commit(args.head.as_deref().unwrap_or("HEAD"))?;
+    let head_rev = args
+        .head
+        .clone()
+        .or(env.head.clone())
+        .unwrap_or_else(|| "HEAD".into());
+    let head = repo.commit(&head_rev)?;
 
     let (config, source) = repo.policy_for(Some(&base))?;
     let policy = Policy::new(&config.protect.paths)?;
@@ -276,7 +291,7 @@ mod tests {
         let event = dir.path().join("event.json");
         std::fs::write(
             &event,
-            r#"{"pull_request":{"labels":[{"name":"bug"},{"name":"allow-test-edits"}]}}"#,
+            r#"{"pull_request":{"head":{"sha":"0123abc"},"labels":[{"name":"bug"},{"name":"allow-test-edits"}]}}"#,
         )
         .unwrap();
         let e = env(&[
@@ -286,6 +301,7 @@ mod tests {
         assert_eq!(e.provider, "GitHub Actions");
         assert_eq!(e.base.as_deref(), Some("origin/main"));
         assert_eq!(e.labels, vec!["bug", "allow-test-edits"]);
+        assert_eq!(e.head.as_deref(), Some("0123abc"));
     }
 
     #[test]

@@ -438,9 +438,9 @@ pub fn push_blocked(
 ) -> io::Result<()> {
     writeln!(
         w,
-        "git-guard: push blocked: {} {} change what decides whether the tests pass, without an approval note.",
+        "git-guard: push blocked: {} {} what decides whether the tests pass, without an approval note.",
         checked.len(),
-        plural(checked.len(), "commit", "commits")
+        plural(checked.len(), "commit changes", "commits change")
     )?;
     for c in checked {
         writeln!(
@@ -700,9 +700,9 @@ pub fn ci_text(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
     if s.blocked {
         writeln!(
             w,
-            "BLOCKED: {} {} change protected paths without an approval.",
+            "BLOCKED: {} {} protected paths without an approval.",
             s.counts.needs_approval,
-            plural(s.counts.needs_approval, "commit", "commits")
+            plural(s.counts.needs_approval, "commit changes", "commits change")
         )?;
     } else {
         writeln!(w, "OK: every protected change is approved.")?;

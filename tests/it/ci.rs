@@ -304,3 +304,69 @@ fn no_base_is_exit_2_with_a_hint() {
     );
     assert!(run.stderr.contains("hint: pass --base"), "{}", run.stderr);
 }
+
+#[test]
+fn github_checks_the_pull_request_head_not_the_synthetic_merge() {
+    let repo = TestRepo::with_origin();
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075\n\n\n\n\ndef test_b():\n    assert 1 == 1\n",
+    );
+    repo.commit_all("more tests");
+    repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075\n\n\n\n\ndef test_b():\n    assert 2 == 2\n",
+    );
+    repo.commit_all("feature edits test_b");
+    let head = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    repo.guard(&[
+        "override",
+        "HEAD",
+        "--reason",
+        "test_b now checks the doubled constant",
+    ])
+    .expect(0);
+    // main moves on, editing the same file elsewhere (approved there).
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.08\n\n\n\n\ndef test_b():\n    assert 1 == 1\n",
+    );
+    repo.commit_all("rate change");
+    repo.guard(&[
+        "override",
+        "HEAD",
+        "--reason",
+        "Rate raised to 8% by finance ticket FIN-12",
+    ])
+    .expect(0);
+    repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
+    // Actions checks out a synthetic merge of the PR into main.
+    repo.git(&["switch", "-q", "--detach", "main"]);
+    repo.git(&["merge", "-q", "--no-edit", "feature"]);
+    let event = repo.base().join("event.json");
+    std::fs::write(
+        &event,
+        format!(r#"{{"pull_request":{{"head":{{"sha":"{head}"}},"labels":[]}}}}"#),
+    )
+    .unwrap();
+    let env = [
+        ("GITHUB_BASE_REF", "main"),
+        ("GITHUB_EVENT_PATH", event.to_str().unwrap()),
+    ];
+    let run = ci(&repo, &env, &[]);
+    run.expect(0);
+    assert!(run.stdout.contains("1 commit in"), "{}", run.stdout);
+    // Checking the synthetic merge as well: its change against main is the PR's own
+    // patch, so the PR commit's note still approves it, and the report says how.
+    let merge = ci(&repo, &env, &["--head", "HEAD"]);
+    merge.expect(0);
+    assert!(merge.stdout.contains("2 commits in"), "{}", merge.stdout);
+    assert!(
+        merge.stdout.contains("an identical patch"),
+        "{}",
+        merge.stdout
+    );
+}

@@ -93,3 +93,31 @@ fn ctrl_c_aborts_the_commit_and_keeps_the_staged_change() {
     assert_eq!(repo.staged_paths(), vec!["tests/test_invoice.py"]);
     assert!(!repo.root.join(".git/guard/pending").exists());
 }
+
+#[test]
+fn push_prompts_for_each_unapproved_commit_and_writes_the_note() {
+    let repo = TestRepo::with_origin();
+    repo.guard(&["install"]).expect(0);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.git(&["add", "-A"]);
+    repo.commit("make CI green", &["--no-verify"]).expect(0);
+    let mut cmd = repo.command_with_terminal("git", &repo.root);
+    cmd.args(["push", "-q", "origin", "main"]);
+    let mut s = Session::spawn(cmd).expect("spawn git push on a pty");
+    s.set_expect_timeout(Some(Duration::from_secs(30)));
+    s.expect("\"make CI green\" changes what decides whether the tests pass")
+        .unwrap();
+    s.expect("tests/test_invoice.py").unwrap();
+    s.expect("Reason").unwrap();
+    s.send_line("Rate now comes from the tax table, tested there")
+        .unwrap();
+    s.expect("override note recorded").unwrap();
+    s.expect(Eof).unwrap();
+    assert_eq!(exit_code(&mut s), 0);
+    assert!(repo.note("HEAD").unwrap().contains("Guard-Via: prompt\n"));
+    let remote = repo.origin_git(&["notes", "--ref", "refs/notes/guard", "show", "main"]);
+    assert!(
+        remote.contains("Rate now comes from the tax table"),
+        "{remote}"
+    );
+}
