@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::changes::{Change, Status};
 use crate::config::Config;
 use crate::policy::Policy;
-use crate::weakening::{self, Finding};
+use crate::weakening::{self, Blobs, Finding};
 
 /// A changed file that touches a protected path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -50,8 +50,14 @@ pub struct Report {
 }
 
 impl Report {
-    /// Evaluates `changes` against the policy.
-    pub fn evaluate(changes: &[Change], config: &Config, policy: &Policy) -> Report {
+    /// Evaluates `changes` against the policy, reading contents for the weakening
+    /// analysis from `blobs`.
+    pub fn evaluate(
+        changes: &[Change],
+        config: &Config,
+        policy: &Policy,
+        blobs: &dyn Blobs,
+    ) -> Report {
         let protected = changes
             .iter()
             .filter_map(|change| {
@@ -73,7 +79,7 @@ impl Report {
             })
             .collect();
         let mut findings = if config.weakening.enabled {
-            weakening::path_findings(changes, policy)
+            weakening::findings(changes, policy, config, blobs)
         } else {
             Vec::new()
         };
@@ -142,7 +148,7 @@ mod tests {
     fn evaluate(changes: &[Change]) -> Report {
         let config = Config::default();
         let policy = Policy::new(&config.protect.paths).unwrap();
-        Report::evaluate(changes, &config, &policy)
+        Report::evaluate(changes, &config, &policy, &weakening::NoBlobs)
     }
 
     #[test]
@@ -217,7 +223,7 @@ mod tests {
             Some("tests/t.py"),
             Some("checks/t.py"),
         )];
-        let r = Report::evaluate(&changes, &config, &policy);
+        let r = Report::evaluate(&changes, &config, &policy, &weakening::NoBlobs);
         assert_eq!(r.findings.len(), 1);
         assert!(!r.findings[0].blocking);
         assert_eq!(r.approval_paths(), vec![b"tests/t.py".to_vec()]);
@@ -234,7 +240,7 @@ mod tests {
             Some("checks/t.py"),
         )];
         assert!(
-            Report::evaluate(&changes, &config, &policy)
+            Report::evaluate(&changes, &config, &policy, &weakening::NoBlobs)
                 .findings
                 .is_empty()
         );

@@ -42,7 +42,7 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
     }
     let (config, source) = repo.policy()?;
     let policy = Policy::new(&config.protect.paths)?;
-    let report = Report::evaluate(&changes, &config, &policy);
+    let report = Report::evaluate(&changes, &config, &policy, repo);
     let (tree, pending) = if report.needs_approval() {
         let tree = repo.index_tree()?;
         let pending = approval::load(repo, tree)?.filter(|a| {
@@ -82,7 +82,7 @@ pub fn commit(
     approvers: &Approvers<'_, '_>,
 ) -> anyhow::Result<Checked> {
     let changes = changes::of_commit(repo, commit)?;
-    let report = Report::evaluate(&changes, config, policy);
+    let report = Report::evaluate(&changes, config, policy, repo);
     let approval_paths = report.approval_paths();
     let min = config.approval.min_reason_chars;
     let mut checked = Checked {

@@ -9,6 +9,7 @@ mod commit;
 mod install;
 mod prompt;
 mod push;
+mod weakening;
 
 /// Every file in tests/it must be a module above, or its tests silently never run.
 #[test]

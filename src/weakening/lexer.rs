@@ -1,0 +1,338 @@
+//! Blanks out comments and string literals, keeping every byte's position.
+//!
+//! The output has the same length as the input and the same newlines, so offsets and
+//! line numbers in it are offsets and line numbers in the source. Comment and string
+//! bytes become spaces (string quotes stay, so `f("x")` reads `f(" ")`); non-ASCII bytes
+//! in code become `_` (they only occur in identifiers), so the output is ASCII.
+
+/// The comment and string syntax of one language family.
+#[derive(Debug, Clone, Copy)]
+pub struct Syntax {
+    /// Line comment starters (`#`, `//`).
+    pub line_comments: &'static [&'static str],
+    /// Block comment delimiters, if any.
+    pub block_comment: Option<(&'static str, &'static str)>,
+    /// Whether block comments nest (Rust, Kotlin).
+    pub nested_blocks: bool,
+    /// Delimiters that open and close a string that may span lines (`"""`, `` ` ``).
+    pub multiline_strings: &'static [&'static str],
+    /// Quote characters of single-line strings, with backslash escapes.
+    pub quotes: &'static [u8],
+    /// Whether `'` opens a character literal only when it looks like one (Rust
+    /// lifetimes, Go runes, Java chars), instead of a string.
+    pub char_literals: bool,
+    /// Whether `r"…"` / `r#"…"#` raw strings exist (Rust).
+    pub rust_raw_strings: bool,
+    /// Whether backslash escapes apply inside the multi-line strings.
+    pub multiline_escapes: bool,
+}
+
+/// Python: `#`, `'''`/`"""`, `'`/`"` (prefixes such as `r`, `f`, `b` need no care).
+pub const PYTHON: Syntax = Syntax {
+    line_comments: &["#"],
+    block_comment: None,
+    nested_blocks: false,
+    multiline_strings: &["\"\"\"", "'''"],
+    quotes: b"\"'",
+    char_literals: false,
+    rust_raw_strings: false,
+    multiline_escapes: true,
+};
+
+/// Rust: `//`, nested `/* */`, `"…"` (may span lines), raw strings, chars vs lifetimes.
+pub const RUST: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comment: Some(("/*", "*/")),
+    nested_blocks: true,
+    multiline_strings: &["\""],
+    quotes: b"",
+    char_literals: true,
+    rust_raw_strings: true,
+    multiline_escapes: true,
+};
+
+/// JavaScript / TypeScript: `//`, `/* */`, `'`, `"`, template literals.
+pub const JAVASCRIPT: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comment: Some(("/*", "*/")),
+    nested_blocks: false,
+    multiline_strings: &["`"],
+    quotes: b"\"'",
+    char_literals: false,
+    rust_raw_strings: false,
+    multiline_escapes: true,
+};
+
+/// Go: `//`, `/* */`, `"…"`, raw `` `…` ``, runes.
+pub const GO: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comment: Some(("/*", "*/")),
+    nested_blocks: false,
+    multiline_strings: &["`"],
+    quotes: b"\"",
+    char_literals: true,
+    rust_raw_strings: false,
+    multiline_escapes: false,
+};
+
+/// Java / Kotlin: `//`, `/* */` (nesting in Kotlin is rare enough to ignore), text blocks.
+pub const JAVA: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comment: Some(("/*", "*/")),
+    nested_blocks: false,
+    multiline_strings: &["\"\"\""],
+    quotes: b"\"",
+    char_literals: true,
+    rust_raw_strings: false,
+    multiline_escapes: true,
+};
+
+/// Returns `source` with comments and string contents blanked, as ASCII text.
+pub fn strip(source: &[u8], syntax: &Syntax) -> String {
+    let mut out = Vec::with_capacity(source.len());
+    let mut i = 0;
+    let n = source.len();
+    while i < n {
+        let rest = &source[i..];
+        if syntax
+            .line_comments
+            .iter()
+            .any(|p| rest.starts_with(p.as_bytes()))
+        {
+            let end = memchr::memchr(b'\n', rest).map_or(n, |j| i + j);
+            blank(&mut out, &source[i..end]);
+            i = end;
+            continue;
+        }
+        if let Some((open, close)) = syntax.block_comment {
+            if rest.starts_with(open.as_bytes()) {
+                let end = block_end(
+                    source,
+                    i,
+                    open.as_bytes(),
+                    close.as_bytes(),
+                    syntax.nested_blocks,
+                );
+                blank(&mut out, &source[i..end]);
+                i = end;
+                continue;
+            }
+        }
+        if syntax.rust_raw_strings {
+            if let Some((end, open, close)) = rust_raw_string(source, i) {
+                keep_delimited(&mut out, &source[i..end], open, close);
+                i = end;
+                continue;
+            }
+        }
+        if let Some(delim) = syntax
+            .multiline_strings
+            .iter()
+            .find(|d| rest.starts_with(d.as_bytes()))
+        {
+            let d = delim.as_bytes();
+            let end = string_end(source, i + d.len(), d, syntax.multiline_escapes, true);
+            keep_delimited(&mut out, &source[i..end], d.len(), d.len());
+            i = end;
+            continue;
+        }
+        let byte = source[i];
+        if syntax.quotes.contains(&byte) {
+            let end = string_end(source, i + 1, &[byte], true, false);
+            keep_delimited(&mut out, &source[i..end], 1, 1);
+            i = end;
+            continue;
+        }
+        if syntax.char_literals && byte == b'\'' {
+            if let Some(end) = char_literal_end(source, i) {
+                keep_delimited(&mut out, &source[i..end], 1, 1);
+                i = end;
+                continue;
+            }
+        }
+        out.push(if byte.is_ascii() { byte } else { b'_' });
+        i += 1;
+    }
+    // Every byte pushed is ASCII, so this never fails.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends spaces for `bytes`, keeping newlines.
+fn blank(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend(bytes.iter().map(|&b| if b == b'\n' { b'\n' } else { b' ' }));
+}
+
+/// Appends a literal: its opening and closing delimiters kept, the inside blanked. A
+/// literal cut short by the end of input keeps only what it has.
+fn keep_delimited(out: &mut Vec<u8>, literal: &[u8], open: usize, close: usize) {
+    let open = open.min(literal.len());
+    out.extend(
+        literal[..open]
+            .iter()
+            .map(|&b| if b.is_ascii() { b } else { b'_' }),
+    );
+    let inner_end = literal.len().saturating_sub(close).max(open);
+    blank(out, &literal[open..inner_end]);
+    out.extend(
+        literal[inner_end..]
+            .iter()
+            .map(|&b| if b.is_ascii() { b } else { b'_' }),
+    );
+}
+
+/// The end (exclusive) of a block comment starting at `start`.
+fn block_end(source: &[u8], start: usize, open: &[u8], close: &[u8], nested: bool) -> usize {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < source.len() {
+        if source[i..].starts_with(open) && (nested || depth == 0) {
+            depth += 1;
+            i += open.len();
+        } else if source[i..].starts_with(close) {
+            depth = depth.saturating_sub(1);
+            i += close.len();
+            if depth == 0 {
+                return i;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    source.len()
+}
+
+/// The end (exclusive, after the closing delimiter) of a string whose content starts at
+/// `from`. A single-line string ends at a newline if unterminated.
+fn string_end(source: &[u8], from: usize, delim: &[u8], escapes: bool, multiline: bool) -> usize {
+    let mut i = from;
+    while i < source.len() {
+        let b = source[i];
+        if escapes && b == b'\\' {
+            i += 2;
+            continue;
+        }
+        if !multiline && b == b'\n' {
+            return i;
+        }
+        if source[i..].starts_with(delim) {
+            return i + delim.len();
+        }
+        i += 1;
+    }
+    source.len()
+}
+
+/// `r"…"`, `r#"…"#`, `br"…"` at `i` (not inside an identifier): its end and the lengths
+/// of its opening and closing delimiters, if it is one.
+fn rust_raw_string(source: &[u8], i: usize) -> Option<(usize, usize, usize)> {
+    if i > 0 && (source[i - 1].is_ascii_alphanumeric() || source[i - 1] == b'_') {
+        return None;
+    }
+    let mut j = i;
+    if source.get(j) == Some(&b'b') {
+        j += 1;
+    }
+    if source.get(j) != Some(&b'r') {
+        return None;
+    }
+    j += 1;
+    let hashes = source[j..].iter().take_while(|&&b| b == b'#').count();
+    j += hashes;
+    if source.get(j) != Some(&b'"') {
+        return None;
+    }
+    let mut close = vec![b'"'];
+    close.extend(std::iter::repeat_n(b'#', hashes));
+    let body = j + 1;
+    let end = memchr::memmem::find(&source[body..], &close)
+        .map_or(source.len(), |k| body + k + close.len());
+    Some((end, body - i, close.len()))
+}
+
+/// A character literal at `i` (`'a'`, `'\n'`, `'\u{1F600}'`, `'é'`); `None` for a
+/// lifetime or label (`'a`, `'static`).
+fn char_literal_end(source: &[u8], i: usize) -> Option<usize> {
+    let next = *source.get(i + 1)?;
+    if next == b'\\' {
+        let close = source[i + 2..].iter().take(12).position(|&b| b == b'\'')?;
+        return Some(i + 2 + close + 1);
+    }
+    let width = match next {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    };
+    (source.get(i + 1 + width) == Some(&b'\'') && next != b'\'').then_some(i + 2 + width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_comments_and_strings_are_blanked_positions_kept() {
+        let src =
+            "x = 1  # assert x\ns = \"@pytest.mark.skip\" + 'a#b'\n\"\"\"doc\nassert 1\"\"\"\ny\n";
+        let out = strip(src.as_bytes(), &PYTHON);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out.lines().count(), src.lines().count());
+        assert!(!out.contains("assert"), "{out}");
+        assert!(!out.contains("skip"), "{out}");
+        assert!(out.starts_with("x = 1  "));
+        assert!(out.contains("s = \"                 \" + '   '"), "{out}");
+        assert!(out.ends_with("\"\"\"\ny\n"), "{out}");
+    }
+
+    #[test]
+    fn rust_nested_comments_raw_strings_chars_and_lifetimes() {
+        let src = "/* a /* #[ignore] */ b */ fn f<'a>(x: &'a str) { let c = '\"'; let r = r#\"assert!(\"x\")\"#; }";
+        let out = strip(src.as_bytes(), &RUST);
+        assert_eq!(out.len(), src.len());
+        assert!(!out.contains("ignore") && !out.contains("assert"), "{out}");
+        assert!(out.contains("fn f<'a>(x: &'a str)"), "{out}");
+        assert!(out.contains("let c = ' ';"), "{out}");
+    }
+
+    #[test]
+    fn javascript_template_literals_and_line_comments() {
+        let src = "// it.skip('x')\nconst s = `it.skip(\n)`; expect(a).toBe(1); // it.only\n";
+        let out = strip(src.as_bytes(), &JAVASCRIPT);
+        assert!(!out.contains("skip") && !out.contains("only"), "{out}");
+        assert!(out.contains("expect(a).toBe(1);"), "{out}");
+    }
+
+    #[test]
+    fn go_raw_strings_and_runes() {
+        let src = "s := `t.Skip(\"x\")`\nr := '\\''\nt.Skip()\n";
+        let out = strip(src.as_bytes(), &GO);
+        assert_eq!(out.matches("Skip").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn java_text_blocks_and_unicode_identifiers() {
+        let src = "String s = \"\"\"\n@Disabled\n\"\"\"; int größe = 1; char c = 'ä';";
+        let out = strip(src.as_bytes(), &JAVA);
+        assert!(!out.contains("Disabled"), "{out}");
+        assert!(out.is_ascii());
+        assert_eq!(out.len(), src.len());
+    }
+
+    #[test]
+    fn unterminated_and_binary_input_never_panics() {
+        for syntax in [PYTHON, RUST, JAVASCRIPT, GO, JAVA] {
+            for src in [
+                &b"\"abc"[..],
+                b"/* open",
+                b"r#\"x",
+                b"'",
+                b"'\\",
+                b"\xff\xfe\x00'\xc3",
+                b"`",
+            ] {
+                let out = strip(src, &syntax);
+                assert_eq!(out.len(), src.len());
+            }
+        }
+    }
+}
