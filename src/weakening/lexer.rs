@@ -90,9 +90,19 @@ pub const JAVA: Syntax = Syntax {
 /// Returns `source` with comments and string contents blanked, as ASCII text.
 pub fn strip(source: &[u8], syntax: &Syntax) -> String {
     let mut out = Vec::with_capacity(source.len());
+    let starts = start_bytes(syntax);
     let mut i = 0;
     let n = source.len();
     while i < n {
+        // Most bytes cannot start a comment or literal: copy them in one run.
+        let run = i;
+        while i < n && !starts[usize::from(source[i])] {
+            i += 1;
+        }
+        push_code(&mut out, &source[run..i]);
+        if i == n {
+            break;
+        }
         let rest = &source[i..];
         if syntax
             .line_comments
@@ -150,11 +160,46 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
                 continue;
             }
         }
-        out.push(if byte.is_ascii() { byte } else { b'_' });
+        push_code(&mut out, &source[i..i + 1]);
         i += 1;
     }
     // Every byte pushed is ASCII, so this never fails.
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// The bytes that may start a comment or a literal in this syntax.
+fn start_bytes(syntax: &Syntax) -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut mark = |text: &str| {
+        if let Some(&b) = text.as_bytes().first() {
+            table[usize::from(b)] = true;
+        }
+    };
+    syntax.line_comments.iter().for_each(|p| mark(p));
+    syntax.multiline_strings.iter().for_each(|d| mark(d));
+    if let Some((open, _)) = syntax.block_comment {
+        mark(open);
+    }
+    for &q in syntax.quotes {
+        table[usize::from(q)] = true;
+    }
+    if syntax.char_literals {
+        table[usize::from(b'\'')] = true;
+    }
+    if syntax.rust_raw_strings {
+        table[usize::from(b'r')] = true;
+        table[usize::from(b'b')] = true;
+    }
+    table
+}
+
+/// Appends code bytes, non-ASCII ones as `_` (they only occur in identifiers).
+fn push_code(out: &mut Vec<u8>, bytes: &[u8]) {
+    if bytes.is_ascii() {
+        out.extend_from_slice(bytes);
+    } else {
+        out.extend(bytes.iter().map(|&b| if b.is_ascii() { b } else { b'_' }));
+    }
 }
 
 /// Appends spaces for `bytes`, keeping newlines.

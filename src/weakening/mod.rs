@@ -149,16 +149,25 @@ fn content_findings(
     if !by_path && !by_marker() {
         return Vec::new();
     }
-    let markers = config.weakening.markers.get(language.key());
-    let custom;
-    let rules = match markers {
-        Some(m) => {
-            custom = Rules::new(language, Some(m));
-            &custom
-        }
-        None => default_rules(language),
+    analyse(path, &old, new.as_deref(), config)
+}
+
+/// Analyses one file's old and new content (`new` absent: deleted), as the hooks do for
+/// a changed test file. Returns nothing for a language the analyser does not know.
+pub fn analyse(path: &[u8], old: &[u8], new: Option<&[u8]>, config: &Config) -> Vec<Finding> {
+    let Some(language) = Language::of_path(path) else {
+        return Vec::new();
     };
-    compare(path, language, rules, &old, new.as_deref())
+    match config.weakening.markers.get(language.key()) {
+        Some(markers) => compare(
+            path,
+            language,
+            &Rules::new(language, Some(markers)),
+            old,
+            new,
+        ),
+        None => compare(path, language, default_rules(language), old, new),
+    }
 }
 
 fn default_rules(language: Language) -> &'static Rules {
