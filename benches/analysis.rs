@@ -7,6 +7,8 @@
 //!
 //! Run: cargo bench --bench analysis
 
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use git_guard::config::Config;
 use git_guard::weakening::analyse;

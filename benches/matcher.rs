@@ -2,6 +2,8 @@
 //!
 //! Run: cargo bench --bench matcher
 
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use git_guard::config::Protect;
 use git_guard::policy::Policy;
