@@ -145,11 +145,13 @@ pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Re
             "pass --base <branch or commit>, or set GUARD_BASE (GitHub Actions and GitLab merge requests set theirs)",
         )
     })?;
-    if fetch && args.base.is_none() && repo.git.revparse_single(&base_rev).is_err() {
-        if let Some(branch) = &env.base_branch {
-            let spec = format!("+refs/heads/{branch}:refs/remotes/origin/{branch}");
-            repo.run_git(&["fetch", "--quiet", "--no-tags", "origin", &spec])?;
-        }
+    if fetch
+        && args.base.is_none()
+        && repo.git.revparse_single(&base_rev).is_err()
+        && let Some(branch) = &env.base_branch
+    {
+        let spec = format!("+refs/heads/{branch}:refs/remotes/origin/{branch}");
+        repo.run_git(&["fetch", "--quiet", "--no-tags", "origin", &spec])?;
     }
     let base = repo.commit(&base_rev)?;
     let head_rev = args

@@ -144,4 +144,44 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: CiFormat,
     },
+    /// Run one agent attempt under the attempt budget and record it in the ledger.
+    ///
+    /// Refuses (exit 2) once the ledger holds the budget. The command runs with inherited
+    /// stdio; its exit code becomes ours. The ledger stores a hash of the command line,
+    /// never the command line itself.
+    ///
+    /// Example: git guard run -- claude -p "make CI green"
+    Run {
+        /// The budget (default: [ledger] max_attempts).
+        #[arg(long, value_name = "N")]
+        max_attempts: Option<u32>,
+        /// The ledger file (default: $(git rev-parse --git-path guard)/ledger.jsonl).
+        #[arg(long, value_name = "PATH")]
+        ledger: Option<std::path::PathBuf>,
+        /// The command and its arguments.
+        #[arg(last = true, required = true, value_name = "CMD")]
+        command: Vec<String>,
+    },
+    /// Summarise the ledger: attempts used, failures, time, protected paths touched.
+    ///
+    /// Example: git guard ledger --format json
+    Ledger {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+        /// Start a new budget (appends a marker; history is kept).
+        #[arg(long)]
+        reset: bool,
+        /// The ledger file (default: $(git rev-parse --git-path guard)/ledger.jsonl).
+        #[arg(long, value_name = "PATH")]
+        ledger: Option<std::path::PathBuf>,
+    },
+    /// Replay the incident in a throw-away repository and show each defence hold.
+    ///
+    /// Example: git guard demo
+    Demo {
+        /// Keep the demo repository in DIR (must not exist yet) instead of deleting it.
+        #[arg(long, value_name = "DIR")]
+        keep: Option<std::path::PathBuf>,
+    },
 }

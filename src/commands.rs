@@ -142,7 +142,10 @@ pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<O
         paths: staged.report.approval_paths(),
         findings: staged.report.finding_labels(),
         patch_id: None,
-        blocked_attempts: None,
+        blocked_attempts: crate::hook::blocked_attempts(crate::ledger::blocked_attempts_for_tree(
+            repo,
+            &tree.to_string(),
+        )),
     };
     approval::save(repo, tree, &approval)?;
     render::allowed(out, &staged.report, &short_id(tree))?;

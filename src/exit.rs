@@ -13,6 +13,8 @@ pub enum Outcome {
     Allowed,
     /// Blocked by policy: a protected change without a valid override, exit 1.
     Blocked,
+    /// The exit code of a command run on the user's behalf (`git guard run`).
+    Passthrough(u8),
 }
 
 impl Outcome {
@@ -21,6 +23,7 @@ impl Outcome {
         match self {
             Outcome::Allowed => 0,
             Outcome::Blocked => 1,
+            Outcome::Passthrough(code) => code,
         }
     }
 }

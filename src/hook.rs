@@ -18,7 +18,7 @@ use crate::prompt::{self, Answer};
 use crate::render;
 use crate::render::{Checked, Verdict};
 use crate::repo::{Repo, short_id};
-use crate::{approval, changes, gate};
+use crate::{approval, changes, gate, ledger};
 use git2::Oid;
 
 /// The hooks git-guard answers.
@@ -63,6 +63,32 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
         render::commit_approved(err, pending)?;
         return Ok(Outcome::Allowed);
     }
+    let tree = staged.tree.context("the staged tree was not computed")?;
+    let block = |terminal: bool, err: &mut dyn Write| {
+        let entry = ledger::Entry {
+            hook: Some("pre-commit".into()),
+            terminal: Some(terminal),
+            head: repo
+                .head_commit()
+                .ok()
+                .flatten()
+                .map(|c| c.id().to_string()),
+            staged_tree: Some(tree.to_string()),
+            protected_changed: Some(
+                staged
+                    .report
+                    .approval_paths()
+                    .iter()
+                    .map(|p| render::path(p))
+                    .collect(),
+            ),
+            findings: Some(staged.report.finding_labels()),
+            ..ledger::Entry::default()
+        };
+        if let Err(e) = ledger::record_block(repo, entry) {
+            let _ = render::ledger_write_failed(err, &format!("{e:#}"));
+        }
+    };
     let Some(tty) = prompt::open_terminal() else {
         render::commit_blocked(
             err,
@@ -70,6 +96,7 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
             &staged.source,
             staged.config.approval.allow_without_tty,
         )?;
+        block(false, err);
         return Ok(Outcome::Blocked);
     };
     let intro = render::prompt_intro(&staged.report, &staged.source);
@@ -88,14 +115,17 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
                 paths: staged.report.approval_paths(),
                 findings: staged.report.finding_labels(),
                 patch_id: None,
-                blocked_attempts: None,
+                blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_tree(
+                    repo,
+                    &tree.to_string(),
+                )),
             };
-            let tree = staged.tree.context("the staged tree was not computed")?;
             approval::save(repo, tree, &approval)?;
             Ok(Outcome::Allowed)
         }
         Answer::Aborted => {
             render::commit_aborted(err)?;
+            block(true, err);
             Ok(Outcome::Blocked)
         }
     }
@@ -212,6 +242,21 @@ fn pre_push(
         let Some(tty) = prompt::open_terminal() else {
             let checked: Vec<&Checked> = unapproved.iter().map(|(_, c)| c).collect();
             render::push_blocked(err, &checked, config.approval.allow_without_tty)?;
+            let entry = ledger::Entry {
+                hook: Some("pre-push".into()),
+                terminal: Some(false),
+                commits: Some(unapproved.iter().map(|(id, _)| id.to_string()).collect()),
+                findings: Some(
+                    checked
+                        .iter()
+                        .flat_map(|c| c.report.finding_labels())
+                        .collect(),
+                ),
+                ..ledger::Entry::default()
+            };
+            if let Err(e) = ledger::record_block(repo, entry) {
+                render::ledger_write_failed(err, &format!("{e:#}"))?;
+            }
             return Ok(Outcome::Blocked);
         };
         for (id, checked) in &unapproved {
@@ -232,10 +277,10 @@ fn pre_push(
             }
         }
     }
-    if repo.git.find_reference(notes_ref).is_ok() {
-        if let Err(message) = notes::push(repo, remote, notes_ref) {
-            render::notes_push_failed(err, remote, notes_ref, &message)?;
-        }
+    if repo.git.find_reference(notes_ref).is_ok()
+        && let Err(message) = notes::push(repo, remote, notes_ref)
+    {
+        render::notes_push_failed(err, remote, notes_ref, &message)?;
     }
     Ok(Outcome::Allowed)
 }
@@ -256,8 +301,16 @@ pub fn approval_for(
         paths: report.approval_paths(),
         findings: report.finding_labels(),
         patch_id: Some(changes::patch_id(repo, commit)?),
-        blocked_attempts: None,
+        blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_commit(
+            repo,
+            &commit.id().to_string(),
+        )),
     })
+}
+
+/// `Some(n)` when blocked attempts preceded an approval, so the note says so.
+pub fn blocked_attempts(n: u32) -> Option<u32> {
+    (n > 0).then_some(n)
 }
 
 /// Commits reachable from the pushed sha and not from what the remote has, oldest first.

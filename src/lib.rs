@@ -10,10 +10,12 @@ pub mod ci;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod demo;
 pub mod exit;
 pub mod gate;
 pub mod hook;
 pub mod install;
+pub mod ledger;
 pub mod notes;
 pub mod policy;
 pub mod prompt;
@@ -59,6 +61,26 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
             out,
             err,
         ),
+        Command::Run {
+            max_attempts,
+            ledger,
+            command,
+        } => {
+            let code = ledger::run(&Repo::open()?, max_attempts, ledger, &command, err)?;
+            Ok(Outcome::Passthrough(code.clamp(0, 255) as u8))
+        }
+        Command::Ledger {
+            format,
+            reset,
+            ledger,
+        } => ledger::summary(
+            &Repo::open()?,
+            ledger,
+            format == cli::Format::Json,
+            reset,
+            out,
+        ),
+        Command::Demo { keep } => demo::run(keep, out),
         Command::Override { rev, reason } => {
             commands::override_commit(&Repo::open()?, &rev, reason.as_deref(), out)
         }

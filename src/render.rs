@@ -869,3 +869,139 @@ pub fn ci_markdown(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
     }
     Ok(())
 }
+
+/// `git guard run` recorded an attempt.
+pub fn attempt_recorded(
+    w: &mut dyn Write,
+    used: u32,
+    budget: u32,
+    entry: &crate::ledger::Entry,
+) -> io::Result<()> {
+    let outcome = match (entry.exit, entry.signal) {
+        (Some(code), _) => format!("exit {code}"),
+        (None, Some(signal)) => format!("signal {signal}"),
+        (None, None) => "unknown exit".into(),
+    };
+    writeln!(
+        w,
+        "git-guard: attempt {used} of {budget} recorded ({outcome}, {:.1}s)",
+        entry.seconds.unwrap_or_default()
+    )?;
+    if let Some(paths) = entry.protected_changed.as_ref().filter(|p| !p.is_empty()) {
+        writeln!(w, "  touched protected paths: {}", paths.join(", "))?;
+    }
+    if let Some(findings) = entry.findings.as_ref().filter(|f| !f.is_empty()) {
+        writeln!(w, "  weakening: {}", findings.join("; "))?;
+    }
+    Ok(())
+}
+
+/// `git guard ledger --reset`.
+pub fn ledger_reset(w: &mut dyn Write, path: &str, budget: u32) -> io::Result<()> {
+    writeln!(
+        w,
+        "New attempt budget started ({budget} attempts); earlier history stays in {path}."
+    )
+}
+
+/// What `git guard ledger` reports for the current budget period.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LedgerStats {
+    /// Attempts in this period.
+    pub attempts: usize,
+    /// The budget.
+    pub budget: u32,
+    /// Attempts whose command failed (non-zero exit or a signal).
+    pub failures: usize,
+    /// Blocks by hooks in this period.
+    pub blocked: usize,
+    /// Total seconds spent in attempts.
+    pub seconds: f64,
+    /// Lines in the whole file, every period included.
+    pub total_lines: usize,
+    /// Attempts that touched protected paths, in order.
+    pub touched_protected: Vec<LedgerAttempt>,
+}
+
+/// One attempt that touched protected paths.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LedgerAttempt {
+    /// Its number in the period (1-based).
+    pub attempt: usize,
+    /// When.
+    pub ts: String,
+    /// Its exit code.
+    pub exit: Option<i32>,
+    /// The protected paths it changed.
+    pub protected_changed: Vec<String>,
+    /// The weakening findings in its changes.
+    pub findings: Vec<String>,
+}
+
+impl LedgerStats {
+    /// Summarises the entries of one budget period.
+    pub fn new(period: &[crate::ledger::Entry], budget: u32, total_lines: usize) -> LedgerStats {
+        let attempts: Vec<&crate::ledger::Entry> =
+            period.iter().filter(|e| e.kind == "attempt").collect();
+        LedgerStats {
+            attempts: attempts.len(),
+            budget,
+            failures: attempts.iter().filter(|e| e.exit != Some(0)).count(),
+            blocked: period.iter().filter(|e| e.kind == "blocked").count(),
+            seconds: attempts.iter().filter_map(|e| e.seconds).sum(),
+            total_lines,
+            touched_protected: attempts
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.protected_changed.as_ref().is_some_and(|p| !p.is_empty()))
+                .map(|(i, e)| LedgerAttempt {
+                    attempt: i + 1,
+                    ts: e.ts.clone(),
+                    exit: e.exit,
+                    protected_changed: e.protected_changed.clone().unwrap_or_default(),
+                    findings: e.findings.clone().unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `git guard ledger` as text.
+pub fn ledger_text(w: &mut dyn Write, s: &LedgerStats, path: &str) -> io::Result<()> {
+    writeln!(w, "ledger {path}")?;
+    writeln!(w, "  attempts:  {} of {} used", s.attempts, s.budget)?;
+    writeln!(w, "  failures:  {}", s.failures)?;
+    writeln!(w, "  blocked:   {} by hooks", s.blocked)?;
+    writeln!(w, "  time:      {:.1}s in attempts", s.seconds)?;
+    if s.touched_protected.is_empty() {
+        writeln!(w, "  no attempt touched protected paths")?;
+    }
+    for a in &s.touched_protected {
+        let exit = a.exit.map_or("signal".to_string(), |c| format!("exit {c}"));
+        writeln!(
+            w,
+            "  attempt {} ({}, {exit}) touched {}",
+            a.attempt,
+            a.ts,
+            a.protected_changed.join(", ")
+        )?;
+        for f in &a.findings {
+            writeln!(w, "    ! {f}")?;
+        }
+    }
+    Ok(())
+}
+
+/// `git guard ledger --format json`.
+pub fn ledger_json(w: &mut dyn Write, s: &LedgerStats) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, s)?;
+    writeln!(w)
+}
+
+/// A block could not be written to the ledger; the block itself stands.
+pub fn ledger_write_failed(w: &mut dyn Write, message: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: warning: could not record this block in the ledger: {message}"
+    )
+}

@@ -114,26 +114,26 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
             i = end;
             continue;
         }
-        if let Some((open, close)) = syntax.block_comment {
-            if rest.starts_with(open.as_bytes()) {
-                let end = block_end(
-                    source,
-                    i,
-                    open.as_bytes(),
-                    close.as_bytes(),
-                    syntax.nested_blocks,
-                );
-                blank(&mut out, &source[i..end]);
-                i = end;
-                continue;
-            }
+        if let Some((open, close)) = syntax.block_comment
+            && rest.starts_with(open.as_bytes())
+        {
+            let end = block_end(
+                source,
+                i,
+                open.as_bytes(),
+                close.as_bytes(),
+                syntax.nested_blocks,
+            );
+            blank(&mut out, &source[i..end]);
+            i = end;
+            continue;
         }
-        if syntax.rust_raw_strings {
-            if let Some((end, open, close)) = rust_raw_string(source, i) {
-                keep_delimited(&mut out, &source[i..end], open, close);
-                i = end;
-                continue;
-            }
+        if syntax.rust_raw_strings
+            && let Some((end, open, close)) = rust_raw_string(source, i)
+        {
+            keep_delimited(&mut out, &source[i..end], open, close);
+            i = end;
+            continue;
         }
         if let Some(delim) = syntax
             .multiline_strings
@@ -153,12 +153,13 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
             i = end;
             continue;
         }
-        if syntax.char_literals && byte == b'\'' {
-            if let Some(end) = char_literal_end(source, i) {
-                keep_delimited(&mut out, &source[i..end], 1, 1);
-                i = end;
-                continue;
-            }
+        if syntax.char_literals
+            && byte == b'\''
+            && let Some(end) = char_literal_end(source, i)
+        {
+            keep_delimited(&mut out, &source[i..end], 1, 1);
+            i = end;
+            continue;
         }
         push_code(&mut out, &source[i..i + 1]);
         i += 1;

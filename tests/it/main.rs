@@ -6,7 +6,9 @@ mod check;
 mod ci;
 mod cli;
 mod commit;
+mod demo;
 mod install;
+mod ledger;
 mod prompt;
 mod push;
 mod weakening;
@@ -18,13 +20,13 @@ fn every_test_file_is_compiled() {
     let main = std::fs::read_to_string(dir.join("main.rs")).unwrap();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        if let Some(module) = name.strip_suffix(".rs") {
-            if module != "main" {
-                assert!(
-                    main.contains(&format!("mod {module};")),
-                    "tests/it/{name} is not in main.rs"
-                );
-            }
+        if let Some(module) = name.strip_suffix(".rs")
+            && module != "main"
+        {
+            assert!(
+                main.contains(&format!("mod {module};")),
+                "tests/it/{name} is not in main.rs"
+            );
         }
     }
 }

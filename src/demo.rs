@@ -1,0 +1,413 @@
+//! `git guard demo`: the incident, replayed in a throw-away repository.
+//!
+//! Every step runs the real `git` and this very binary, exactly as a person would type
+//! it, and checks that the defence held. Exit 0 only when all of them did, so the demo
+//! doubles as an end-to-end smoke test.
+
+use std::io::{IsTerminal, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use anyhow::{Context, bail};
+use dialoguer::console::Style;
+
+use crate::exit::{Outcome, hinted};
+
+const INVOICE: &str = r#"from decimal import Decimal, ROUND_HALF_UP
+
+RATES = {"CA": Decimal("0.075")}
+CURRENCIES = {"CA": "CAD", "US": "USD"}
+
+
+def rate_for(region):
+    return RATES[region]
+
+
+def with_tax(total, region):
+    taxed = total * (1 + rate_for(region))
+    return taxed.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+
+
+def currency_code(region):
+    return CURRENCIES[region]
+"#;
+
+const TEST: &str = r#"import unittest
+from decimal import Decimal
+
+import pytest
+
+from invoice import currency_code, rate_for, with_tax
+
+
+class TestInvoiceRounding(unittest.TestCase):
+    def test_rate_is_exact(self):
+        rate = rate_for("CA")
+        self.assertEqual(rate, Decimal("0.075"))
+
+    def test_total_rounds_half_up(self):
+        self.assertEqual(with_tax(Decimal("100.00"), "CA"), Decimal("107.50"))
+
+
+def test_currency_code():
+    assert currency_code("CA") == "CAD"
+    assert currency_code("US") == "USD"
+"#;
+
+/// The agent's "make CI green" patch: equality loosened, the currency test skipped.
+fn agent_patch() -> String {
+    TEST.replace(
+        "self.assertEqual(rate, Decimal(\"0.075\"))",
+        "self.assertGreaterEqual(rate, 0)",
+    )
+    .replace(
+        "\n\ndef test_currency_code():",
+        "\n\n@pytest.mark.skip(reason=\"currency table is flaky\")\ndef test_currency_code():",
+    )
+}
+
+const AGENT: (&str, &str) = ("Coding Agent", "agent@example.invalid");
+const HUMAN: (&str, &str) = ("Dana Reviewer", "dana@example.invalid");
+const REASON: &str =
+    "Rates now come from the tax service; the exact value is asserted in its contract tests";
+
+struct Demo<'o> {
+    out: &'o mut dyn Write,
+    repo: PathBuf,
+    guard: PathBuf,
+    gitconfig: PathBuf,
+    colour: bool,
+    failures: Vec<String>,
+}
+
+/// Runs the demo; `keep` names a directory (not yet existing) to leave the repository in.
+pub fn run(keep: Option<PathBuf>, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let guard = std::env::current_exe().context("finding the git-guard binary")?;
+    let tmp;
+    let base = match &keep {
+        Some(dir) => {
+            if dir.exists() {
+                return Err(hinted(
+                    format!("{} already exists", dir.display()),
+                    "name a directory that does not exist yet; the demo creates it",
+                ));
+            }
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            dir.canonicalize()?
+        }
+        None => {
+            tmp = tempfile::Builder::new()
+                .prefix("git-guard-demo")
+                .tempdir()?;
+            tmp.path().to_path_buf()
+        }
+    };
+    let gitconfig = base.join(".gitconfig");
+    std::fs::write(
+        &gitconfig,
+        "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
+    )?;
+    let colour = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut demo = Demo {
+        out,
+        repo: base.join("invoices"),
+        guard,
+        gitconfig,
+        colour,
+        failures: Vec::new(),
+    };
+    demo.play()?;
+    let held = demo.failures.is_empty();
+    demo.finish(held, keep.as_deref())?;
+    Ok(if held {
+        Outcome::Allowed
+    } else {
+        Outcome::Blocked
+    })
+}
+
+impl Demo<'_> {
+    fn play(&mut self) -> anyhow::Result<()> {
+        self.step("0", "A small invoice module, its tests, and git-guard")?;
+        std::fs::create_dir_all(self.repo.join("tests"))?;
+        std::fs::write(self.repo.join("invoice.py"), INVOICE)?;
+        std::fs::write(self.repo.join("tests/test_invoice_rounding.py"), TEST)?;
+        self.quiet(HUMAN, &["git", "init", "-q"])?;
+        self.shown(HUMAN, &["git", "guard", "init"], true)?;
+        self.quiet(HUMAN, &["git", "add", "-A"])?;
+        self.quiet(
+            HUMAN,
+            &[
+                "git",
+                "commit",
+                "-q",
+                "--no-verify",
+                "-m",
+                "Invoice rounding with tests",
+            ],
+        )?;
+        self.shown(HUMAN, &["git", "guard", "install"], true)?;
+        let base = self.quiet(HUMAN, &["git", "rev-parse", "HEAD"])?;
+
+        self.step(
+            "1",
+            "The agent's \"make CI green\" patch, committed without a terminal",
+        )?;
+        self.say("The patch loosens `assertEqual(rate, Decimal(\"0.075\"))` to `>= 0` and skips the currency test.")?;
+        std::fs::write(self.repo.with_file_name("agent-patch.py"), agent_patch())?;
+        let edit_and_commit = "cp ../agent-patch.py tests/test_invoice_rounding.py && git add -A && git commit -q -m 'Make CI green'";
+        let attempts: [&[&str]; 2] = [
+            &["git", "guard", "run", "--", "sh", "-c", edit_and_commit],
+            &[
+                "git",
+                "guard",
+                "run",
+                "--",
+                "git",
+                "commit",
+                "-q",
+                "-m",
+                "Make CI green",
+            ],
+        ];
+        for (attempt, argv) in (1..).zip(attempts) {
+            let out = self.shown(AGENT, argv, false)?;
+            let text = text(&out);
+            self.expect(
+                out.status.code() == Some(1)
+                    && text.contains("assertion-loosened tests/test_invoice_rounding.py:12")
+                    && text.contains("skip-added tests/test_invoice_rounding.py:18"),
+                &format!("attempt {attempt} is blocked with both findings"),
+            )?;
+        }
+
+        self.step(
+            "2",
+            "A human reads the findings and approves, with a reason",
+        )?;
+        self.shown(HUMAN, &["git", "guard", "allow", "--reason", REASON], true)?;
+        let out = self.shown(
+            HUMAN,
+            &["git", "commit", "-q", "-m", "Make CI green"],
+            false,
+        )?;
+        self.expect(out.status.success(), "the approved commit goes through")?;
+        let note = self.shown(
+            HUMAN,
+            &["git", "notes", "--ref", "refs/notes/guard", "show", "HEAD"],
+            true,
+        )?;
+        let note = text(&note);
+        self.expect(
+            note.contains(&format!("Guard-Reason: {REASON}"))
+                && note.contains(
+                    "Guard-Findings: assertion-loosened tests/test_invoice_rounding.py:12",
+                )
+                && note.contains("Guard-Blocked-Attempts: 2"),
+            "the note records the reason, the findings and the 2 blocked attempts",
+        )?;
+
+        self.step(
+            "3",
+            "`git commit --no-verify` slips past the hook; CI does not",
+        )?;
+        let gutted = agent_patch().replace("    assert currency_code(\"US\") == \"USD\"\n", "");
+        std::fs::write(self.repo.join("tests/test_invoice_rounding.py"), gutted)?;
+        self.quiet(AGENT, &["git", "add", "-A"])?;
+        let out = self.shown(
+            AGENT,
+            &["git", "commit", "-q", "--no-verify", "-m", "Tidy tests"],
+            false,
+        )?;
+        self.expect(
+            out.status.success(),
+            "--no-verify skips the local hook (as git allows)",
+        )?;
+        let base_arg = format!("--base={}", base.trim());
+        let out = self.shown(
+            AGENT,
+            &["git", "guard", "ci", &base_arg, "--no-fetch"],
+            false,
+        )?;
+        let ci = text(&out);
+        self.expect(
+            out.status.code() == Some(1)
+                && ci.contains("NEEDS APPROVAL")
+                && ci.contains("Tidy tests")
+                && ci.contains("assertions-removed"),
+            "CI re-checks the range with the base commit's policy and blocks the --no-verify commit",
+        )?;
+
+        self.step("4", "The ledger: what the agent's attempts cost")?;
+        let out = self.shown(HUMAN, &["git", "guard", "ledger"], true)?;
+        let ledger = text(&out);
+        self.expect(
+            ledger.contains("attempts:  2 of 4 used")
+                && ledger.contains("blocked:   2 by hooks")
+                && ledger.contains("attempt 1 (")
+                && ledger.contains("touched tests/test_invoice_rounding.py"),
+            "the ledger holds both attempts, both blocks, and which attempt touched the tests",
+        )?;
+        Ok(())
+    }
+
+    fn finish(&mut self, held: bool, keep: Option<&Path>) -> anyhow::Result<()> {
+        writeln!(self.out)?;
+        if held {
+            let line = "Every defence held: 2 blocked commits, 1 approval with its reason on record, 1 --no-verify commit caught by CI.";
+            writeln!(
+                self.out,
+                "{}",
+                self.paint(line, Style::new().green().bold())
+            )?;
+        } else {
+            let line = format!(
+                "{} defence(s) did NOT hold: {}",
+                self.failures.len(),
+                self.failures.join("; ")
+            );
+            writeln!(self.out, "{}", self.paint(&line, Style::new().red().bold()))?;
+        }
+        match keep {
+            Some(_) => writeln!(
+                self.out,
+                "The demo repository is kept in {}.",
+                self.repo.display()
+            )?,
+            None => writeln!(
+                self.out,
+                "The demo repository was temporary and is gone; `git guard demo --keep DIR` keeps it."
+            )?,
+        }
+        Ok(())
+    }
+
+    fn paint(&self, text: &str, style: Style) -> String {
+        if self.colour {
+            style.force_styling(true).apply_to(text).to_string()
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn step(&mut self, n: &str, title: &str) -> anyhow::Result<()> {
+        writeln!(self.out)?;
+        let line = format!("== {n}. {title}");
+        writeln!(self.out, "{}", self.paint(&line, Style::new().bold()))?;
+        Ok(())
+    }
+
+    fn say(&mut self, text: &str) -> anyhow::Result<()> {
+        writeln!(self.out, "{text}")?;
+        Ok(())
+    }
+
+    fn expect(&mut self, ok: bool, what: &str) -> anyhow::Result<()> {
+        let line = if ok {
+            self.paint(&format!("  ✓ {what}"), Style::new().green())
+        } else {
+            self.failures.push(what.to_string());
+            self.paint(&format!("  ✗ {what}"), Style::new().red().bold())
+        };
+        writeln!(self.out, "{line}")?;
+        Ok(())
+    }
+
+    /// A hermetic command as `who`, with no controlling terminal: the demo's "agent" and
+    /// commits run exactly as an agent's tool call would.
+    fn command(&self, who: (&str, &str), argv: &[&str]) -> Command {
+        let (program, args) = match argv {
+            ["git", "guard", rest @ ..] => (self.guard.as_os_str(), rest),
+            [program, rest @ ..] => (Path::new(program).as_os_str(), rest),
+            [] => (Path::new("true").as_os_str(), &[][..]),
+        };
+        let mut cmd = Command::new(program);
+        cmd.args(args).current_dir(&self.repo);
+        for (key, _) in std::env::vars_os() {
+            if key.to_string_lossy().starts_with("GIT_") {
+                cmd.env_remove(key);
+            }
+        }
+        cmd.env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", &self.gitconfig)
+            .env("GIT_AUTHOR_NAME", who.0)
+            .env("GIT_AUTHOR_EMAIL", who.1)
+            .env("GIT_COMMITTER_NAME", who.0)
+            .env("GIT_COMMITTER_EMAIL", who.1)
+            .env("NO_COLOR", "1")
+            .stdin(Stdio::null());
+        // SAFETY: setsid is async-signal-safe and the only call between fork and exec.
+        // It detaches the child from the terminal, so no hook can prompt: the demo shows
+        // what an agent without a terminal meets.
+        #[allow(unsafe_code)]
+        unsafe {
+            cmd.pre_exec(|| {
+                let _ = nix::unistd::setsid();
+                Ok(())
+            });
+        }
+        cmd
+    }
+
+    fn run(&self, who: (&str, &str), argv: &[&str]) -> anyhow::Result<Output> {
+        std::fs::create_dir_all(&self.repo)?;
+        self.command(who, argv)
+            .output()
+            .with_context(|| format!("running `{}`", argv.join(" ")))
+    }
+
+    /// Runs a setup command that must succeed; returns its stdout.
+    fn quiet(&self, who: (&str, &str), argv: &[&str]) -> anyhow::Result<String> {
+        let out = self.run(who, argv)?;
+        if !out.status.success() {
+            bail!("`{}` failed: {}", argv.join(" "), text(&out));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+
+    /// Shows the command and its output, indented; `must_succeed` checks the exit code.
+    fn shown(
+        &mut self,
+        who: (&str, &str),
+        argv: &[&str],
+        must_succeed: bool,
+    ) -> anyhow::Result<Output> {
+        let shown: Vec<String> = argv.iter().map(|a| shell_word(a)).collect();
+        let prompt = format!(
+            "{} $ {}",
+            if who == AGENT { "agent" } else { "human" },
+            shown.join(" ")
+        );
+        writeln!(self.out, "{}", self.paint(&prompt, Style::new().cyan()))?;
+        let out = self.run(who, argv)?;
+        for line in text(&out).lines() {
+            writeln!(self.out, "    {line}")?;
+        }
+        if must_succeed && !out.status.success() {
+            bail!("`{}` failed", argv.join(" "));
+        }
+        Ok(out)
+    }
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:@".contains(&b))
+    {
+        word.to_string()
+    } else {
+        format!("\"{}\"", word.replace('"', "\\\""))
+    }
+}
