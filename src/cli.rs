@@ -152,7 +152,7 @@ pub enum Command {
     ///
     /// Example: git guard run -- claude -p "make CI green"
     Run {
-        /// The budget (default: [ledger] max_attempts).
+        /// The budget (default: `max_attempts` in guard.toml's `[ledger]`).
         #[arg(long, value_name = "N")]
         max_attempts: Option<u32>,
         /// The ledger file (default: $(git rev-parse --git-path guard)/ledger.jsonl).

@@ -9,6 +9,29 @@ use git_guard::cli::Cli;
 use git_guard::exit::{CANNOT_RUN, print_error};
 
 fn main() -> ExitCode {
+    // A bug must still fail closed with the usual two lines, never a Rust panic dump.
+    std::panic::set_hook(Box::new(|info| {
+        let mut err = io::stderr().lock();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown".into());
+        let _ = writeln!(
+            err,
+            "error: internal error in git-guard: {message}{location}"
+        );
+        let _ = writeln!(
+            err,
+            "hint: nothing was changed and the operation was blocked; please report this with the command you ran"
+        );
+        std::process::exit(i32::from(CANNOT_RUN));
+    }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
