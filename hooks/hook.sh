@@ -5,6 +5,19 @@ hook=@HOOK@
 guard=@GUARD@
 chained="$(dirname -- "$0")/$hook.guard-chained"
 
+# post-commit has work only when an approval is pending. git hands hooks the index path
+# ($GIT_DIR/index); when that is a real git directory without pending approvals, finish
+# without starting git-guard (a chained hook still runs first).
+fast_exit=
+if [ "$hook" = post-commit ]; then
+  case "${GIT_INDEX_FILE:-}" in
+    */index)
+      gitdir=${GIT_INDEX_FILE%/index}
+      [ -f "$gitdir/HEAD" ] && [ ! -d "$gitdir/guard/pending" ] && fast_exit=1
+      ;;
+  esac
+fi
+
 if [ "$hook" = pre-push ]; then
   # git writes the ref lines once; keep them for the chained hook and for git-guard.
   stdin=$(cat)
@@ -18,6 +31,8 @@ if [ -x "$chained" ]; then
     "$chained" "$@" || exit $?
   fi
 fi
+
+[ -n "$fast_exit" ] && exit 0
 
 [ -x "$guard" ] || guard=$(command -v git-guard 2>/dev/null) || guard=
 if [ -z "$guard" ]; then

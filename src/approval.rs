@@ -51,15 +51,18 @@ pub fn load(repo: &Repo, tree: Oid) -> anyhow::Result<Option<Approval>> {
     }
 }
 
-/// Forgets the approval for `tree` once it has become a note.
+/// Forgets the approval for `tree` once it has become a note. The directory goes with
+/// the last one, so the post-commit hook script can see "nothing pending" by itself.
 pub fn remove(repo: &Repo, tree: Oid) -> anyhow::Result<()> {
     let path = file(repo, tree);
     match std::fs::remove_file(&path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("removing {}", path.display()))
+            return Err(e).with_context(|| format!("removing {}", path.display()));
         }
-        _ => Ok(()),
+        _ => {}
     }
+    let _ = std::fs::remove_dir(dir(repo)); // fails harmlessly while others remain
+    Ok(())
 }
 
 /// Whether any approval is pending at all (the post-commit fast path).

@@ -133,7 +133,7 @@ pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<O
         return Ok(Outcome::Blocked);
     }
     check_reason(reason, config.approval.min_reason_chars)?;
-    let tree = staged.tree.context("the staged tree was not computed")?;
+    let tree = staged.tree(repo)?;
     let approval = Approval {
         reason: notes::one_line(reason),
         by: repo.identity(),
@@ -142,9 +142,9 @@ pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<O
         paths: staged.report.approval_paths(),
         findings: staged.report.finding_labels(),
         patch_id: None,
-        blocked_attempts: crate::hook::blocked_attempts(crate::ledger::blocked_attempts_for_tree(
+        blocked_attempts: crate::hook::blocked_attempts(crate::ledger::blocked_attempts_for_diff(
             repo,
-            &tree.to_string(),
+            &staged.fingerprint,
         )),
     };
     approval::save(repo, tree, &approval)?;

@@ -21,13 +21,23 @@ pub struct Staged {
     pub source: PolicySource,
     /// What the change does.
     pub report: Report,
-    /// The tree the index would commit; only computed when an approval is needed.
+    /// A hash of HEAD and the staged diff: the ledger's name for this exact change.
+    pub fingerprint: String,
+    /// The tree the index would commit, when it was needed to look for an approval.
     pub tree: Option<Oid>,
     /// The approval pending for that exact tree, when it covers the change.
     pub pending: Option<Approval>,
 }
 
 impl Staged {
+    /// The tree the index would commit (computed now if it was not needed before).
+    pub fn tree(&self, repo: &Repo) -> anyhow::Result<Oid> {
+        match self.tree {
+            Some(tree) => Ok(tree),
+            None => repo.index_tree(),
+        }
+    }
+
     /// Whether the change may be committed without asking anyone.
     pub fn is_allowed(&self) -> bool {
         !self.report.needs_approval() || self.pending.is_some()
@@ -43,7 +53,11 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
     let (config, source) = repo.policy()?;
     let policy = Policy::new(&config.protect.paths)?;
     let report = Report::evaluate(&changes, &config, &policy, repo);
-    let (tree, pending) = if report.needs_approval() {
+    let head = repo.head_commit()?.map(|c| c.id());
+    let fingerprint = changes::fingerprint(head, &changes);
+    // Writing the index as a tree costs a pass over it: only when an approval could be
+    // waiting for it.
+    let (tree, pending) = if report.needs_approval() && approval::any_pending(repo) {
         let tree = repo.index_tree()?;
         let pending = approval::load(repo, tree)?.filter(|a| {
             notes::covers(
@@ -60,6 +74,7 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
         config,
         source,
         report,
+        fingerprint,
         tree,
         pending,
     }))

@@ -63,7 +63,6 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
         render::commit_approved(err, pending)?;
         return Ok(Outcome::Allowed);
     }
-    let tree = staged.tree.context("the staged tree was not computed")?;
     let block = |terminal: bool, err: &mut dyn Write| {
         let entry = ledger::Entry {
             hook: Some("pre-commit".into()),
@@ -73,7 +72,7 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
                 .ok()
                 .flatten()
                 .map(|c| c.id().to_string()),
-            staged_tree: Some(tree.to_string()),
+            staged_diff: Some(staged.fingerprint.clone()),
             protected_changed: Some(
                 staged
                     .report
@@ -115,12 +114,12 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
                 paths: staged.report.approval_paths(),
                 findings: staged.report.finding_labels(),
                 patch_id: None,
-                blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_tree(
+                blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_diff(
                     repo,
-                    &tree.to_string(),
+                    &staged.fingerprint,
                 )),
             };
-            approval::save(repo, tree, &approval)?;
+            approval::save(repo, staged.tree(repo)?, &approval)?;
             Ok(Outcome::Allowed)
         }
         Answer::Aborted => {

@@ -14,6 +14,8 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 
 use crate::exit::{Outcome, hinted};
 use crate::notes;
@@ -59,13 +61,13 @@ pub struct Entry {
     /// blocked: whether a terminal was present.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal: Option<bool>,
-    /// blocked (pre-commit): HEAD and the staged tree, which together identify the
-    /// staged diff; an approval of the same tree counts these blocks.
+    /// blocked (pre-commit): HEAD when the commit was tried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head: Option<String>,
-    /// blocked (pre-commit): the staged tree id.
+    /// blocked (pre-commit): a hash of HEAD and the staged diff; an approval of the
+    /// same change counts these blocks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub staged_tree: Option<String>,
+    pub staged_diff: Option<String>,
     /// blocked (pre-push): the commits blocked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commits: Option<Vec<String>>,
@@ -130,12 +132,12 @@ pub fn current(entries: &[Entry]) -> &[Entry] {
     &entries[start..]
 }
 
-/// How many blocks of this exact staged tree the ledger holds since the last reset.
-pub fn blocked_attempts_for_tree(repo: &Repo, tree: &str) -> u32 {
+/// How many blocks of this exact staged change the ledger holds since the last reset.
+pub fn blocked_attempts_for_diff(repo: &Repo, fingerprint: &str) -> u32 {
     let entries = read(&default_path(repo)).unwrap_or_default();
     current(&entries)
         .iter()
-        .filter(|e| e.kind == "blocked" && e.staged_tree.as_deref() == Some(tree))
+        .filter(|e| e.kind == "blocked" && e.staged_diff.as_deref() == Some(fingerprint))
         .count() as u32
 }
 
@@ -206,6 +208,9 @@ pub fn run(
     };
     let head_before = head_id(repo);
     let dirty_before = dirty_paths(repo)?;
+    // Handlers first: a Ctrl-C that arrives just after the command starts must not kill
+    // us before the line is written.
+    let signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).context("installing signal handlers")?;
     let started = Instant::now();
     let mut child = Command::new(program).args(args).spawn().map_err(|e| {
         hinted(
@@ -213,7 +218,7 @@ pub fn run(
             "check the command and PATH",
         )
     })?;
-    let status = wait_forwarding_signals(&mut child)?;
+    let status = wait_forwarding_signals(&mut child, signals)?;
     let seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
 
     let repo = Repo::open_at(repo.git.path())?; // see what the command did
@@ -247,10 +252,10 @@ fn exit_and_signal(status: ExitStatus) -> (Option<i32>, Option<i32>) {
 /// Waits for the child while SIGINT is ignored here (the terminal delivers Ctrl-C to
 /// the child's process group itself) and SIGTERM / SIGHUP are passed on to it, so the
 /// ledger line is always written.
-fn wait_forwarding_signals(child: &mut std::process::Child) -> anyhow::Result<ExitStatus> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP])
-        .context("installing signal handlers")?;
+fn wait_forwarding_signals(
+    child: &mut std::process::Child,
+    mut signals: Signals,
+) -> anyhow::Result<ExitStatus> {
     let handle = signals.handle();
     let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     let forwarder = std::thread::spawn(move || {

@@ -66,11 +66,12 @@ pub fn report_lines(w: &mut dyn Write, report: &Report) -> io::Result<()> {
             (Some(old), None) => path(old),
             (None, None) => String::new(),
         };
-        let patterns: Vec<String> = p
+        let mut patterns: Vec<String> = p
             .matched
             .iter()
             .map(|m| format!("`{}`", m.pattern))
             .collect();
+        patterns.dedup(); // a rename within `tests/**` names the pattern once
         writeln!(
             w,
             "  {} {shown}  (protected by {})",

@@ -144,10 +144,19 @@ impl Repo {
         Ok(Some(blob.content().to_vec()))
     }
 
-    /// The tree the index would commit now (writes tree objects, as `git write-tree`).
+    /// The tree the index would commit now (`git write-tree`, which reuses the index's
+    /// cache-tree; it writes the tree objects, as `git commit` is about to).
     pub fn index_tree(&self) -> anyhow::Result<Oid> {
-        let mut index = self.git.index().context("reading the index")?;
-        index.write_tree().context("writing the index as a tree")
+        let out = self
+            .run_git(&["write-tree"])
+            .context("writing the index as a tree")?;
+        let text = String::from_utf8_lossy(&out);
+        Oid::from_str(text.trim()).context("reading `git write-tree` output")
+    }
+
+    /// The id of the empty tree (what a first commit is compared with).
+    pub fn empty_tree(&self) -> anyhow::Result<Oid> {
+        Ok(self.git.treebuilder(None)?.write()?)
     }
 
     /// `Name <email>` of the person at the keyboard, as git would record them.

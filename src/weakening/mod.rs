@@ -121,6 +121,12 @@ fn content_findings(
     let Some(language) = change.paths().find_map(Language::of_path) else {
         return Vec::new();
     };
+    let by_path = change
+        .paths()
+        .any(|p| rules::is_test_path(p) || policy.is_protected(p));
+    if !by_path && language.inline_test_markers().is_empty() {
+        return Vec::new();
+    }
     let Some(old) = blobs.blob(old_id) else {
         return Vec::new();
     };
@@ -135,11 +141,8 @@ fn content_findings(
     {
         return Vec::new();
     }
-    let by_path = change
-        .paths()
-        .any(|p| rules::is_test_path(p) || policy.is_protected(p));
     let by_marker = || {
-        language.markers().iter().any(|m| {
+        language.inline_test_markers().iter().any(|m| {
             [Some(&old), new.as_ref()]
                 .into_iter()
                 .flatten()

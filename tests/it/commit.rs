@@ -88,14 +88,7 @@ fn allow_then_commit_leaves_a_valid_note_in_trailer_format() {
     assert!(trailers.contains("Guard-At: 20"), "{trailers}");
 
     // The pending approval is gone; check --commit agrees the note is valid.
-    assert!(
-        !repo
-            .root
-            .join(".git/guard/pending")
-            .read_dir()
-            .unwrap()
-            .any(|_| true)
-    );
+    assert!(!repo.root.join(".git/guard/pending").exists());
     repo.guard(&["check", "--commit", "HEAD"]).expect(0);
 }
 
@@ -425,4 +418,39 @@ fn second_approval_on_a_noted_commit_is_appended_not_replacing() {
     );
     assert!(note.contains(REASON));
     repo.guard(&["check", "--commit", "HEAD"]).expect(0);
+}
+
+#[test]
+fn post_commit_hook_exits_early_when_nothing_is_pending_but_still_writes_notes() {
+    let repo = installed();
+    // With git-guard unreachable, post-commit still succeeds when nothing is pending:
+    // the hook script decided by itself.
+    let hook = repo.root.join(".git/hooks/post-commit");
+    let text = std::fs::read_to_string(&hook).unwrap();
+    std::fs::write(
+        &hook,
+        text.replace(crate::common::GUARD, "/nonexistent/git-guard"),
+    )
+    .unwrap();
+    repo.write("src/invoice.py", "RATE = 0.08\n");
+    repo.git(&["add", "-A"]);
+    let out = repo
+        .command_in("git", &repo.root)
+        .args(["commit", "-q", "-m", "no pending approval"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // With an approval pending, the hook does run git-guard (here: fails closed, loudly).
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.git(&["add", "-A"]);
+    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    let out = repo
+        .command_in("git", &repo.root)
+        .args(["commit", "-q", "-m", "approved"])
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("git-guard is not installed"));
 }
