@@ -3,7 +3,8 @@
 # rewrites this file and `git guard uninstall` removes it, restoring any hook it replaced.
 hook=@HOOK@
 guard=@GUARD@
-chained="$(dirname -- "$0")/$hook.guard-chained"
+case "$0" in */*) here=${0%/*} ;; *) here=. ;; esac  # no `dirname`: one process less
+chained="$here/$hook.guard-chained"
 
 # post-commit has work only when an approval is pending. git hands hooks the index path
 # ($GIT_DIR/index); when that is a real git directory without pending approvals, finish

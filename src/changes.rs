@@ -6,6 +6,7 @@
 use anyhow::Context;
 use git2::{Delta, Diff, DiffFindOptions, DiffOptions, Oid, Tree};
 
+use crate::exit::hinted;
 use crate::repo::Repo;
 
 /// How a path changed.
@@ -112,9 +113,175 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Vec<Change>> {
 
 /// Parses `git diff --raw -z --no-abbrev` output.
 pub fn parse_raw(out: &[u8]) -> anyhow::Result<Vec<Change>> {
-    let mut fields = out.split(|&b| b == 0);
+    parse_records(&mut out.split(|&b| b == 0))
+}
+
+/// The changes of every commit that `git log` lists for `revs` (for example
+/// `["feature", "^main"]`), oldest first, each against its first parent; for a merge
+/// only the paths whose result differs from every parent.
+pub fn of_range(repo: &Repo, revs: &[String]) -> anyhow::Result<Vec<(Oid, Vec<Change>)>> {
+    let mut commits = Vec::new();
+    stream_range(repo, revs, &mut |id, changes| {
+        commits.push((id, changes));
+        Ok(())
+    })?;
+    commits.reverse();
+    Ok(commits)
+}
+
+/// Like [`of_range`], but hands each commit to `each` as `git log` produces it, newest
+/// first, so judging overlaps git's own work.
+///
+/// One `git log` process reads the whole range: git compares trees by skipping equal
+/// subtrees, where a tree-to-tree diff per commit through libgit2 walks every entry (40x
+/// slower over 1,000 commits of a 10,000-file tree; see README, Performance).
+pub fn stream_range(
+    repo: &Repo,
+    revs: &[String],
+    each: &mut dyn FnMut(Oid, Vec<Change>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    use std::io::BufRead;
+    use std::process::Stdio;
+
+    let mut child = repo
+        .git_command()
+        .args([
+            "log",
+            "-z",
+            "--raw",
+            "--no-abbrev",
+            "-M",
+            "--no-color",
+            "--no-ext-diff",
+            "--ignore-submodules=none",
+            "--diff-merges=first-parent",
+            "--format=%x01%H %P",
+        ])
+        .args(revs)
+        .arg("--")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            hinted(
+                format!("cannot run git: {e}"),
+                "install git and put it on PATH",
+            )
+        })?;
+    let stdout = child.stdout.take().context("git log's output")?;
+    let (tx, rx) = std::sync::mpsc::sync_channel::<anyhow::Result<(Oid, usize, Vec<Change>)>>(256);
+    let reader = std::thread::spawn(move || {
+        let mut input = std::io::BufReader::with_capacity(1 << 16, stdout);
+        let mut header: Option<Vec<u8>> = None;
+        let mut fields: Vec<Vec<u8>> = Vec::new();
+        let mut token = Vec::new();
+        loop {
+            token.clear();
+            let done = match input.read_until(0, &mut token) {
+                Ok(0) => true,
+                Ok(_) => false,
+                Err(e) => {
+                    let _ = tx.send(Err(anyhow::Error::new(e).context("reading git log")));
+                    return;
+                }
+            };
+            if token.last() == Some(&0) {
+                token.pop();
+            }
+            let starts_commit = token.first() == Some(&1);
+            if done || starts_commit {
+                if let Some(h) = header.take() {
+                    let parsed = commit_from(&h, &fields);
+                    fields.clear();
+                    if tx.send(parsed).is_err() {
+                        return;
+                    }
+                }
+                if done {
+                    return;
+                }
+                header = Some(token[1..].to_vec());
+            } else if header.is_some() {
+                fields.push(token.clone());
+            }
+        }
+    });
+    let mut result = Ok(());
+    for item in rx {
+        let step = item.and_then(|(id, parents, changes)| {
+            let changes = if parents > 1 {
+                let commit = repo
+                    .git
+                    .find_commit(id)
+                    .context("reading a merge of the range")?;
+                merge_rule(&commit, changes)?
+            } else {
+                changes
+            };
+            each(id, changes)
+        });
+        if let Err(e) = step {
+            result = Err(e);
+            break;
+        }
+    }
+    if result.is_err() {
+        let _ = child.kill();
+    }
+    let _ = reader.join();
+    let output = child.wait_with_output().context("waiting for git log")?;
+    result?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "`git log {}` failed: {}",
+            revs.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(())
+}
+
+/// One commit from its `%H %P` header and its raw-diff fields.
+fn commit_from(header: &[u8], fields: &[Vec<u8>]) -> anyhow::Result<(Oid, usize, Vec<Change>)> {
+    let header = std::str::from_utf8(header).unwrap_or_default();
+    let mut ids = header.split_ascii_whitespace();
+    let id = Oid::from_str(ids.next().unwrap_or_default())
+        .context("reading a commit id from `git log`")?;
+    let parents = ids.count();
+    let changes = parse_records(&mut fields.iter().map(Vec::as_slice))?;
+    Ok((id, parents, changes))
+}
+
+/// Parses `git log -z --raw --format=%x01%H %P` output into commits, their number of
+/// parents, and their changes (the batch form of what [`stream_range`] reads).
+pub fn parse_log(out: &[u8]) -> anyhow::Result<Vec<(Oid, usize, Vec<Change>)>> {
+    let mut commits = Vec::new();
+    let mut tokens = out.split(|&b| b == 0).peekable();
+    while let Some(token) = tokens.next() {
+        let Some(header) = token.strip_prefix(b"\x01") else {
+            if token.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            anyhow::bail!(
+                "unexpected `git log` output {:?}",
+                String::from_utf8_lossy(token)
+            );
+        };
+        let mut fields = Vec::new();
+        while let Some(next) = tokens.next_if(|t| !t.starts_with(b"\x01")) {
+            fields.push(next.to_vec());
+        }
+        commits.push(commit_from(header, &fields)?);
+    }
+    Ok(commits)
+}
+
+/// Raw diff records from NUL-separated fields: `:modes ids status`, then one or two paths.
+fn parse_records(fields: &mut dyn Iterator<Item = &[u8]>) -> anyhow::Result<Vec<Change>> {
     let mut changes = Vec::new();
     while let Some(meta) = fields.next() {
+        let meta = meta.trim_ascii_start();
         if meta.is_empty() {
             continue;
         }
@@ -221,6 +388,12 @@ pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<C
     if commit.parent_count() < 2 {
         return Ok(changes);
     }
+    merge_rule(commit, changes)
+}
+
+/// Keeps the changes of a merge whose result differs from every parent.
+fn merge_rule(commit: &git2::Commit<'_>, changes: Vec<Change>) -> anyhow::Result<Vec<Change>> {
+    let tree = commit.tree().context("reading a merge's tree")?;
     let others = (1..commit.parent_count())
         .map(|i| commit.parent(i).and_then(|p| p.tree()))
         .collect::<Result<Vec<_>, _>>()
@@ -238,9 +411,32 @@ pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<C
 
 /// `git patch-id --stable` of a commit's change against its first parent: the same for
 /// the same change wherever it is replayed (rebase, cherry-pick).
-pub fn patch_id(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<String> {
+///
+/// `changes` (the commit's changed paths, when known) limit the diff to those paths, so
+/// libgit2 need not walk the whole tree; the patch, and so its id, is the same.
+pub fn patch_id(
+    repo: &Repo,
+    commit: &git2::Commit<'_>,
+    changes: &[Change],
+) -> anyhow::Result<String> {
     let tree = commit.tree().context("reading a commit's tree")?;
-    let mut diff = first_parent_diff(repo, commit, &tree)?;
+    let parent_tree: Option<Tree<'_>> = match commit.parent(0) {
+        Ok(parent) => Some(parent.tree().context("reading a parent's tree")?),
+        Err(_) => None,
+    };
+    let mut opts = options();
+    for change in changes {
+        for path in change.paths() {
+            opts.pathspec(std::ffi::CString::new(path).unwrap_or_default());
+        }
+    }
+    if !changes.is_empty() {
+        opts.disable_pathspec_match(true);
+    }
+    let mut diff = repo
+        .git
+        .diff_tree_to_tree(parent_tree.as_ref(), Some(&tree), Some(&mut opts))
+        .context("comparing a commit with its parent")?;
     diff.find_similar(Some(DiffFindOptions::new().renames(true)))
         .context("detecting renames")?;
     Ok(diff
@@ -366,5 +562,30 @@ mod tests {
         assert!(parse_raw(b":100644 100644 abc").is_err());
         assert!(parse_raw(b":100644 100644 1111111111111111111111111111111111111111 2222222222222222222222222222222222222222 M\0").is_err());
         assert!(parse_raw(b"").unwrap().is_empty());
+    }
+
+    #[test]
+    fn log_output_splits_into_commits_including_empty_ones() {
+        let a = "1111111111111111111111111111111111111111";
+        let b = "2222222222222222222222222222222222222222";
+        let c = "3333333333333333333333333333333333333333";
+        let out = format!(
+            "\x01{a} {b}\0\n:100644 100644 {b} {c} M\0tests/a.py\0:000000 100644 {a} {b} A\0new.py\0\0\x01{b}\0\0\x01{c} {a} {b}\0\n:100644 100644 {b} {c} R090\0x.py\0y.py\0"
+        );
+        let commits = parse_log(out.as_bytes()).unwrap();
+        let shape: Vec<(String, usize, usize)> = commits
+            .iter()
+            .map(|(id, parents, ch)| (id.to_string(), *parents, ch.len()))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (a.to_string(), 1, 2),
+                (b.to_string(), 0, 0),
+                (c.to_string(), 2, 1)
+            ]
+        );
+        assert_eq!(commits[2].2[0].status, Status::Renamed);
+        assert!(parse_log(b"garbage").is_err());
     }
 }

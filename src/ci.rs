@@ -7,7 +7,6 @@
 use std::io::Write;
 
 use anyhow::Context;
-use git2::Oid;
 
 use crate::cli::CiFormat;
 use crate::exit::{Outcome, hinted};
@@ -186,20 +185,25 @@ pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Re
         .find(|l| **l == config.approval.label)
         .cloned();
 
-    let commits = range_commits(&repo, base.id(), head.id())?;
-    let progress = render::ci_progress(commits.len());
+    let progress = std::cell::OnceCell::new();
     let store = NoteStore::new(&repo, refs);
     let approvers = gate::Approvers {
         notes: &store,
         label: label.as_deref(),
     };
-    let mut checked = Vec::with_capacity(commits.len());
-    for id in &commits {
-        let commit = repo.git.find_commit(*id)?;
-        checked.push(gate::commit(&repo, &commit, &config, &policy, &approvers)?);
-        progress.inc(1);
+    let revs = [head.id().to_string(), format!("^{}", base.id())];
+    let tick = |done: usize, total: usize| {
+        progress
+            .get_or_init(|| render::ci_progress(total))
+            .set_position(done as u64)
+    };
+    let checked: Vec<Checked> = gate::range(&repo, &revs, &config, &policy, &approvers, &tick)?
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
+    if let Some(bar) = progress.get() {
+        bar.finish_and_clear();
     }
-    progress.finish_and_clear();
 
     let summary = CiSummary::new(
         env.provider,
@@ -242,16 +246,6 @@ fn shallow_error(what: &str) -> anyhow::Error {
         "fetch the whole history: `fetch-depth: 0` in actions/checkout, `GIT_DEPTH: 0` in GitLab, \
          or `git fetch --unshallow origin`",
     )
-}
-
-/// Commits in base..head, oldest first.
-fn range_commits(repo: &Repo, base: Oid, head: Oid) -> anyhow::Result<Vec<Oid>> {
-    let mut walk = repo.git.revwalk()?;
-    walk.push(head)?;
-    walk.hide(base)?;
-    walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)?;
-    walk.collect::<Result<Vec<_>, _>>()
-        .context("listing the commits of the range")
 }
 
 /// Orders commits by risk, not size: unapproved before approved before clean; within

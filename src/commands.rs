@@ -63,16 +63,22 @@ pub fn check(
             };
             let (config, source) = repo.policy_for(base.as_ref())?;
             let policy = Policy::new(&config.protect.paths)?;
-            let commits = gate::commits_in(repo, &range)?;
+            let revs = match (&base, range.split_once("..")) {
+                (Some(base), Some((_, head))) => {
+                    let head = repo.commit(if head.is_empty() { "HEAD" } else { head })?;
+                    vec![head.id().to_string(), format!("^{}", base.id())]
+                }
+                _ => vec![repo.commit(&range)?.id().to_string()],
+            };
             let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
             let approvers = gate::Approvers {
                 notes: &store,
                 label: None,
             };
-            let checked = commits
-                .iter()
-                .map(|c| gate::commit(repo, c, &config, &policy, &approvers))
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let checked = gate::range(repo, &revs, &config, &policy, &approvers, &|_, _| {})?
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect();
             (checked, source)
         }
         (None, None) => {

@@ -97,7 +97,53 @@ pub fn commit(
     approvers: &Approvers<'_, '_>,
 ) -> anyhow::Result<Checked> {
     let changes = changes::of_commit(repo, commit)?;
-    let report = Report::evaluate(&changes, config, policy, repo);
+    judge(repo, commit, &changes, config, policy, approvers)
+}
+
+/// Judges every commit of a revision range (`["head", "^base"]`), oldest first.
+pub fn range(
+    repo: &Repo,
+    revs: &[String],
+    config: &Config,
+    policy: &Policy,
+    approvers: &Approvers<'_, '_>,
+    progress: &dyn Fn(usize, usize),
+) -> anyhow::Result<Vec<(Oid, Checked)>> {
+    // The total is known up front only from a walk; it is cheap next to the diffs.
+    let total = {
+        let mut walk = repo.git.revwalk()?;
+        for rev in revs {
+            match rev.strip_prefix('^') {
+                Some(hidden) => walk.hide(repo.commit(hidden)?.id())?,
+                None => walk.push(repo.commit(rev)?.id())?,
+            }
+        }
+        walk.count()
+    };
+    let mut judged = Vec::with_capacity(total);
+    changes::stream_range(repo, revs, &mut |id, changes| {
+        let commit = repo.git.find_commit(id)?;
+        judged.push((
+            id,
+            judge(repo, &commit, &changes, config, policy, approvers)?,
+        ));
+        progress(judged.len(), total);
+        Ok(())
+    })?;
+    judged.reverse(); // oldest first
+    Ok(judged)
+}
+
+/// Judges a commit whose changes are already known.
+pub fn judge(
+    repo: &Repo,
+    commit: &Commit<'_>,
+    changes: &[changes::Change],
+    config: &Config,
+    policy: &Policy,
+    approvers: &Approvers<'_, '_>,
+) -> anyhow::Result<Checked> {
+    let report = Report::evaluate(changes, config, policy, repo);
     let approval_paths = report.approval_paths();
     let min = config.approval.min_reason_chars;
     let mut checked = Checked {
@@ -120,7 +166,15 @@ pub fn commit(
         checked.approved_via = Some(Via::Note);
         return Ok(checked);
     }
-    let patch_id = changes::patch_id(repo, commit)?;
+    // A patch id costs a full diff with content: compute it only when some note
+    // elsewhere carries a patch id and names every path this commit needs approved.
+    if !approvers
+        .notes
+        .may_match_by_patch_id(&checked.approval_paths)?
+    {
+        return Ok(finish_unapproved(checked, approvers.label));
+    }
+    let patch_id = changes::patch_id(repo, commit, changes)?;
     for (original, approval) in approvers.notes.with_patch_id(&patch_id)? {
         if *original != commit.id()
             && notes::covers(std::slice::from_ref(approval), &checked.approval_paths, min)
@@ -132,13 +186,19 @@ pub fn commit(
             return Ok(checked);
         }
     }
-    if let Some(label) = approvers.label {
-        checked.verdict = Verdict::Approved;
-        checked.approved_via = Some(Via::Label(label.to_string()));
-        return Ok(checked);
+    Ok(finish_unapproved(checked, approvers.label))
+}
+
+/// No note approves the commit: the label does, or it needs approval.
+fn finish_unapproved(mut checked: Checked, label: Option<&str>) -> Checked {
+    match label {
+        Some(label) => {
+            checked.verdict = Verdict::Approved;
+            checked.approved_via = Some(Via::Label(label.to_string()));
+        }
+        None => checked.verdict = Verdict::NeedsApproval,
     }
-    checked.verdict = Verdict::NeedsApproval;
-    Ok(checked)
+    checked
 }
 
 /// The commits of `range` (`A..B`, or one revision meaning all its history), oldest first.

@@ -145,7 +145,7 @@ fn post_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     let (config, _) = repo.policy_for(parent.as_ref())?;
     let notes_ref = &config.approval.notes_ref;
     let mut pending = pending;
-    pending.patch_id = Some(changes::patch_id(repo, &head)?);
+    pending.patch_id = Some(changes::patch_id(repo, &head, &[])?);
     notes::append(repo, notes_ref, head.id(), &pending)?;
     approval::remove(repo, tree)?;
     render::note_written(err, &short_id(head.id()), notes_ref)?;
@@ -222,10 +222,24 @@ fn pre_push(
             notes: &store,
             label: None,
         };
+        // One `git log` for the changes of all outgoing commits (see changes::of_range).
+        let mut revs = vec![line.local.to_string()];
+        if repo.git.find_commit(line.remote).is_ok() {
+            revs.push(format!("^{}", line.remote));
+        } else if line.remote.is_zero() {
+            revs.extend(["--not".to_string(), format!("--remotes={remote}")]);
+        }
+        let mut by_id: std::collections::HashMap<Oid, Vec<changes::Change>> =
+            changes::of_range(repo, &revs)?.into_iter().collect();
         for id in commits {
             if seen.insert(id) {
                 let commit = repo.git.find_commit(id)?;
-                let checked = gate::commit(repo, &commit, &config, &policy, &approvers)?;
+                let checked = match by_id.remove(&id) {
+                    Some(changes) => {
+                        gate::judge(repo, &commit, &changes, &config, &policy, &approvers)?
+                    }
+                    None => gate::commit(repo, &commit, &config, &policy, &approvers)?,
+                };
                 if checked.verdict == Verdict::NeedsApproval {
                     unapproved.push((id, checked));
                 }
@@ -299,7 +313,7 @@ pub fn approval_for(
         via: via.into(),
         paths: report.approval_paths(),
         findings: report.finding_labels(),
-        patch_id: Some(changes::patch_id(repo, commit)?),
+        patch_id: Some(changes::patch_id(repo, commit, &[])?),
         blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_commit(
             repo,
             &commit.id().to_string(),

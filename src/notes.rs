@@ -236,6 +236,9 @@ pub fn approvals(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Ve
 pub struct NoteStore<'r> {
     repo: &'r Repo,
     refs: Vec<String>,
+    /// Annotated commit → the note blobs on it, across the refs; listing a notes tree
+    /// reads no note, and a commit without a note then costs one hash lookup.
+    entries: std::cell::OnceCell<HashMap<Oid, Vec<Oid>>>,
     by_patch_id: std::cell::OnceCell<HashMap<String, Vec<(Oid, Approval)>>>,
 }
 
@@ -245,15 +248,53 @@ impl<'r> NoteStore<'r> {
         NoteStore {
             repo,
             refs,
+            entries: std::cell::OnceCell::new(),
             by_patch_id: std::cell::OnceCell::new(),
         }
+    }
+
+    fn entries(&self) -> anyhow::Result<&HashMap<Oid, Vec<Oid>>> {
+        if self.entries.get().is_none() {
+            let mut entries: HashMap<Oid, Vec<Oid>> = HashMap::new();
+            for notes_ref in &self.refs {
+                // The notes tree is walked directly: libgit2's note iterator would read
+                // the repository's index first, for nothing.
+                let tree = match self.repo.git.find_reference(notes_ref) {
+                    Ok(r) => r
+                        .peel_to_tree()
+                        .with_context(|| format!("reading {notes_ref}"))?,
+                    Err(e) if e.code() == git2::ErrorCode::NotFound => continue,
+                    Err(e) => return Err(e).with_context(|| format!("reading {notes_ref}")),
+                };
+                tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
+                    if entry.kind() == Some(git2::ObjectType::Blob) {
+                        // Fan-out directories split the annotated id: "ab/cdef…".
+                        let name = format!(
+                            "{}{}",
+                            dir.replace('/', ""),
+                            entry.name().unwrap_or_default()
+                        );
+                        if let Ok(commit) = Oid::from_str(&name)
+                            && name.len() == 40
+                        {
+                            entries.entry(commit).or_default().push(entry.id());
+                        }
+                    }
+                    git2::TreeWalkResult::Ok
+                })
+                .with_context(|| format!("listing notes in {notes_ref}"))?;
+            }
+            let _ = self.entries.set(entries);
+        }
+        self.entries.get().context("the notes index was just built")
     }
 
     /// Every approval recorded on `commit`, across the refs.
     pub fn approvals(&self, commit: Oid) -> anyhow::Result<Vec<Approval>> {
         let mut all = Vec::new();
-        for notes_ref in &self.refs {
-            for approval in approvals(self.repo, notes_ref, commit)? {
+        for blob in self.entries()?.get(&commit).into_iter().flatten() {
+            let blob = self.repo.git.find_blob(*blob).context("reading a note")?;
+            for approval in parse(&String::from_utf8_lossy(blob.content())) {
                 if !all.contains(&approval) {
                     all.push(approval);
                 }
@@ -264,32 +305,39 @@ impl<'r> NoteStore<'r> {
 
     /// Approvals on other commits whose `Guard-Patch-Id` is `patch_id`, with their commit.
     pub fn with_patch_id(&self, patch_id: &str) -> anyhow::Result<&[(Oid, Approval)]> {
-        if self.by_patch_id.get().is_none() {
-            let index = self.index_patch_ids()?;
-            let _ = self.by_patch_id.set(index);
-        }
         Ok(self
-            .by_patch_id
-            .get()
-            .and_then(|index| index.get(patch_id))
+            .patch_index()?
+            .get(patch_id)
             .map(Vec::as_slice)
             .unwrap_or_default())
     }
 
+    /// Whether any approval carrying a patch id names all of `paths`: only then can a
+    /// patch-id match approve a commit that needs exactly these paths.
+    pub fn may_match_by_patch_id(&self, paths: &[Vec<u8>]) -> anyhow::Result<bool> {
+        Ok(self
+            .patch_index()?
+            .values()
+            .flatten()
+            .any(|(_, a)| paths.iter().all(|p| a.paths.contains(p))))
+    }
+
+    fn patch_index(&self) -> anyhow::Result<&HashMap<String, Vec<(Oid, Approval)>>> {
+        if self.by_patch_id.get().is_none() {
+            let index = self.index_patch_ids()?;
+            let _ = self.by_patch_id.set(index);
+        }
+        self.by_patch_id
+            .get()
+            .context("the patch-id index was just built")
+    }
+
     fn index_patch_ids(&self) -> anyhow::Result<HashMap<String, Vec<(Oid, Approval)>>> {
         let mut index: HashMap<String, Vec<(Oid, Approval)>> = HashMap::new();
-        for notes_ref in &self.refs {
-            let notes = match self.repo.git.notes(Some(notes_ref)) {
-                Ok(notes) => notes,
-                Err(e) if e.code() == git2::ErrorCode::NotFound => continue,
-                Err(e) => return Err(e).with_context(|| format!("listing notes in {notes_ref}")),
-            };
-            for item in notes {
-                let (_, commit) = item.with_context(|| format!("listing notes in {notes_ref}"))?;
-                for approval in approvals(self.repo, notes_ref, commit)? {
-                    if let Some(id) = approval.patch_id.clone() {
-                        index.entry(id).or_default().push((commit, approval));
-                    }
+        for &commit in self.entries()?.keys() {
+            for approval in self.approvals(commit)? {
+                if let Some(id) = approval.patch_id.clone() {
+                    index.entry(id).or_default().push((commit, approval));
                 }
             }
         }

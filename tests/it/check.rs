@@ -250,3 +250,52 @@ fn log_in_an_empty_repository_says_nothing_recorded() {
     run.expect(0);
     assert!(run.stdout.contains("No overrides recorded"));
 }
+
+#[test]
+fn range_and_single_commit_checks_agree_on_renames_deletions_and_merges() {
+    let repo = TestRepo::with_history();
+    let base = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    repo.git(&["switch", "-q", "-c", "side"]);
+    repo.write("test/test_side.py", "def test_side():\n    assert 1 == 1\n");
+    repo.commit_all("side adds a test");
+    repo.git(&["switch", "-q", "main"]);
+    std::fs::create_dir(repo.root.join("checks")).unwrap();
+    repo.git(&["mv", "tests/test_invoice.py", "checks/test_invoice.py"]);
+    repo.git(&["commit", "-q", "--no-verify", "-m", "move out"]);
+    repo.write("conftest.py", "import pytest\n");
+    repo.commit_all("add conftest");
+    repo.git(&["rm", "-q", "conftest.py"]);
+    repo.git(&["commit", "-q", "--no-verify", "-m", "drop conftest"]);
+    repo.git(&["merge", "-q", "--no-edit", "side"]);
+    let range = repo.guard(&[
+        "check",
+        "--range",
+        &format!("{base}..HEAD"),
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&range.stdout).unwrap();
+    let commits = v["checked"].as_array().unwrap();
+    assert_eq!(commits.len(), 5);
+    for c in commits {
+        let target = c["target"].as_str().unwrap();
+        let single = repo.guard(&["check", "--commit", target, "--format", "json"]);
+        let s: serde_json::Value = serde_json::from_str(&single.stdout).unwrap();
+        let s = &s["checked"][0];
+        for field in [
+            "protected",
+            "findings",
+            "files_changed",
+            "verdict",
+            "approval_paths",
+        ] {
+            assert_eq!(c[field], s[field], "{target} {field}");
+        }
+    }
+    // The merge brings in side's already-listed commit: nothing of its own to approve.
+    let merge = commits
+        .iter()
+        .find(|c| c["subject"].as_str().unwrap().starts_with("Merge"))
+        .unwrap();
+    assert_eq!(merge["verdict"], "clean");
+}
