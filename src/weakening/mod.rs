@@ -210,11 +210,11 @@ fn scan(code: &str, rules: &Rules) -> Scan {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(memchr::memchr_iter(b'\n', code.as_bytes()).map(|i| i + 1))
         .collect();
-    let hits = |re: &regex::Regex| -> Vec<Hit> {
-        re.find_iter(code)
+    let hits = |re: &regex::bytes::Regex| -> Vec<Hit> {
+        re.find_iter(code.as_bytes())
             .map(|m| Hit {
                 line: line_starts.partition_point(|&s| s <= m.start()) - 1,
-                text: m.as_str().trim().to_string(),
+                text: String::from_utf8_lossy(m.as_bytes()).trim().to_string(),
             })
             .collect()
     };

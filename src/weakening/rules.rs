@@ -4,7 +4,7 @@
 //! so a skip in a comment or a string is never seen. Extra markers from guard.toml
 //! (`[weakening.markers.<lang>]`) are added as literal alternatives.
 
-use regex::Regex;
+use regex::bytes::Regex;
 
 use super::lexer::{self, Syntax};
 use crate::config::Markers;
@@ -197,10 +197,11 @@ impl Rules {
 
 /// A built-in pattern made fast and extended with literal markers.
 ///
-/// The lexer's output is ASCII, so ASCII word boundaries mean the same as Unicode ones
-/// there, and they let the lazy DFA run instead of a slower engine.
+/// The lexer's output is ASCII, so ASCII classes and word boundaries (`(?-u)`) mean the
+/// same as Unicode ones there; they compile in a fraction of the time (this runs in the
+/// commit hook) and let the lazy DFA run instead of a slower engine.
 fn full_pattern(base: &str, extra: &[String]) -> String {
-    let mut pattern = base.replace(r"\b", r"(?-u:\b)");
+    let mut pattern = format!("(?-u){base}");
     for marker in extra {
         pattern.push('|');
         pattern.push_str(&regex::escape(marker));
@@ -289,7 +290,7 @@ mod tests {
             ..Markers::default()
         };
         let rules = Rules::new(Language::Python, Some(&markers));
-        assert!(rules.skips.is_match("@my_skip(reason)"));
-        assert!(!rules.skips.is_match("@my_skipper"));
+        assert!(rules.skips.is_match(b"@my_skip(reason)"));
+        assert!(!rules.skips.is_match(b"@my_skipper"));
     }
 }
