@@ -80,6 +80,19 @@ impl Change {
     }
 }
 
+/// How every diff git-guard asks git for is shaped: raw records with full ids, NUL
+/// separated, renames detected as `git diff -M` does, untouched by the user's colour,
+/// external-diff or submodule settings.
+const RAW_DIFF: [&str; 7] = [
+    "-z",
+    "--raw",
+    "--no-abbrev",
+    "-M",
+    "--no-color",
+    "--no-ext-diff",
+    "--ignore-submodules=none",
+];
+
 /// The staged change: the index (as `GIT_INDEX_FILE` names it) against HEAD, or
 /// against the empty tree before the first commit, with renames detected.
 ///
@@ -89,17 +102,8 @@ impl Change {
 /// README, Performance). git also honours sparse and split indexes and the
 /// temporary index of `git commit -a` / `git commit -- path` by itself.
 pub fn staged(repo: &Repo) -> anyhow::Result<Vec<Change>> {
-    let mut args = vec![
-        "diff",
-        "--cached",
-        "-z",
-        "--raw",
-        "--no-abbrev",
-        "-M",
-        "--no-color",
-        "--no-ext-diff",
-        "--ignore-submodules=none",
-    ];
+    let mut args = vec!["diff", "--cached"];
+    args.extend(RAW_DIFF);
     let empty_tree;
     if repo.head_commit()?.is_none() {
         empty_tree = repo.empty_tree()?.to_string();
@@ -145,18 +149,9 @@ pub fn stream_range(
 
     let mut child = repo
         .git_command()
-        .args([
-            "log",
-            "-z",
-            "--raw",
-            "--no-abbrev",
-            "-M",
-            "--no-color",
-            "--no-ext-diff",
-            "--ignore-submodules=none",
-            "--diff-merges=first-parent",
-            "--format=%x01%H %P",
-        ])
+        .arg("log")
+        .args(RAW_DIFF)
+        .args(["--diff-merges=first-parent", "--format=%x01%H %P"])
         .args(revs)
         .arg("--")
         .stdin(Stdio::null())

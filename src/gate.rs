@@ -37,11 +37,6 @@ impl Staged {
             None => repo.index_tree(),
         }
     }
-
-    /// Whether the change may be committed without asking anyone.
-    pub fn is_allowed(&self) -> bool {
-        !self.report.needs_approval() || self.pending.is_some()
-    }
 }
 
 /// Judges the staged change. `None` when nothing is staged at all (the fast path).
