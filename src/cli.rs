@@ -184,4 +184,12 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         keep: Option<std::path::PathBuf>,
     },
+    /// Print shell completions for git-guard to stdout.
+    ///
+    /// Example: git guard completions bash > ~/.local/share/bash-completion/completions/git-guard
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }

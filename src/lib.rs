@@ -81,6 +81,11 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
             out,
         ),
         Command::Demo { keep } => demo::run(keep, out),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command().bin_name("git-guard");
+            clap_complete::generate(shell, &mut command, "git-guard", out);
+            Ok(Outcome::Allowed)
+        }
         Command::Override { rev, reason } => {
             commands::override_commit(&Repo::open()?, &rev, reason.as_deref(), out)
         }

@@ -87,3 +87,27 @@ fn works_as_a_git_subcommand() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn completions_are_generated_for_each_shell() {
+    let repo = TestRepo::new();
+    for (shell, marker) in [
+        ("bash", "_git__guard()"),
+        ("zsh", "#compdef git-guard"),
+        ("fish", "complete -c git-guard"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let run = repo.guard(&["completions", shell]);
+        run.expect(0);
+        assert!(
+            run.stdout.contains(marker),
+            "{shell}: {}",
+            &run.stdout[..run.stdout.len().min(300)]
+        );
+        assert!(
+            run.stdout.contains("override"),
+            "{shell} completes the subcommands"
+        );
+    }
+    repo.guard(&["completions", "tcsh"]).expect(2);
+}
