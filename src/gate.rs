@@ -41,6 +41,7 @@ impl Staged {
 
 /// Judges the staged change. `None` when nothing is staged at all (the fast path).
 pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
+    repo.work_tree()?;
     let changes = changes::staged(repo)?;
     if changes.is_empty() {
         return Ok(None);

@@ -359,6 +359,7 @@ pub fn push(repo: &Repo, remote: &str, notes_ref: &str) -> Result<(), String> {
         Err(e) => format!("{e:#}"),
     };
     let incoming = format!("{notes_ref}-incoming");
+    let _lock = lock_notes(repo).map_err(|e| format!("{e:#}"))?;
     let merged = repo
         .run_git(&[
             "fetch",
@@ -405,6 +406,7 @@ pub fn append(
     commit: Oid,
     approval: &Approval,
 ) -> anyhow::Result<()> {
+    let _lock = lock_notes(repo)?;
     let mut text = read(repo, notes_ref, commit)?.unwrap_or_default();
     if !text.is_empty() {
         if !text.ends_with('\n') {
@@ -418,6 +420,26 @@ pub fn append(
         .note(&signature, &signature, Some(notes_ref), commit, &text, true)
         .with_context(|| format!("writing the note on {commit} to {notes_ref}"))?;
     Ok(())
+}
+
+/// Serialises git-guard's writes to notes across processes and worktrees.
+///
+/// Updating a notes ref is read-modify-write: neither libgit2 nor `git notes` checks
+/// that the ref still holds the commit the new notes commit builds on, so two
+/// concurrent writers lose one note (the edge-case suite caught exactly that). An
+/// exclusive lock on a file in the common git directory, held until the returned
+/// handle drops, makes each write see the one before it.
+pub fn lock_notes(repo: &Repo) -> anyhow::Result<std::fs::File> {
+    let path = repo.git.commondir().join("guard-notes.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    file.lock()
+        .with_context(|| format!("locking {}", path.display()))?;
+    Ok(file)
 }
 
 /// Who the notes commit is by: the user's identity, or a neutral one when git has none.

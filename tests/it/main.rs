@@ -7,6 +7,7 @@ mod ci;
 mod cli;
 mod commit;
 mod demo;
+mod edges;
 mod install;
 mod ledger;
 mod prompt;
