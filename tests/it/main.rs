@@ -10,6 +10,7 @@ mod demo;
 mod edges;
 mod install;
 mod ledger;
+mod policy_props;
 mod prompt;
 mod push;
 mod weakening;
