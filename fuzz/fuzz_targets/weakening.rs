@@ -11,8 +11,17 @@ fuzz_target!(|data: &[u8]| {
     };
     let syntax = [PYTHON, RUST, JAVASCRIPT, GO, JAVA][usize::from(selector) % 5];
     assert_eq!(strip(rest, &syntax).len(), rest.len());
-    let path = ["tests/t.py", "src/lib.rs", "web/a.test.js", "x_test.go", "ATest.java"][usize::from(selector) % 5];
-    let split = rest.iter().position(|&b| b == 0xff).unwrap_or(rest.len() / 2);
+    let path = [
+        "tests/t.py",
+        "src/lib.rs",
+        "web/a.test.js",
+        "x_test.go",
+        "ATest.java",
+    ][usize::from(selector) % 5];
+    let split = rest
+        .iter()
+        .position(|&b| b == 0xff)
+        .unwrap_or(rest.len() / 2);
     let (old, new) = rest.split_at(split);
     let new = new.get(1..).unwrap_or_default();
     let findings = analyse(path.as_bytes(), old, Some(new), &Config::default());
