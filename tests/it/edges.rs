@@ -189,3 +189,106 @@ fn concurrent_overrides_never_lose_a_note_silently() {
         );
     }
 }
+
+#[test]
+fn a_sparse_checkout_commits_through_the_hook() {
+    let repo = installed();
+    repo.git(&["sparse-checkout", "set", "src"]);
+    assert!(!repo.root.join("tests/test_invoice.py").exists());
+    repo.write("src/invoice.py", "RATE = 0.08\n");
+    repo.git(&["add", "-A"]);
+    repo.commit("code only, sparse", &[]).expect(0);
+    // Removing a protected file from the index (not just from the sparse work tree) is seen.
+    repo.git(&["rm", "-q", "--cached", "--sparse", "tests/test_invoice.py"]);
+    repo.commit("drop the test, sparse", &[]).expect(1);
+}
+
+#[test]
+fn a_submodule_is_guarded_by_its_own_hooks_and_policy() {
+    let repo = TestRepo::with_history();
+    let lib = TestRepo::with_history();
+    lib.write("guard.toml", "[protect]\npaths = [\"spec/**\"]\n");
+    lib.write("spec/a_spec.txt", "x\n");
+    lib.commit_all("lib policy");
+    repo.git(&[
+        "-c",
+        "protocol.file.allow=always",
+        "submodule",
+        "add",
+        "-q",
+        lib.root.to_str().unwrap(),
+        "vendor/lib",
+    ]);
+    repo.commit_all("add submodule");
+    let sub = repo.root.join("vendor/lib");
+    let guard = |args: &[&str]| {
+        repo.command_in(crate::common::GUARD, &sub)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(guard(&["install"]).status.success());
+    assert!(
+        repo.root
+            .join(".git/modules/vendor/lib/hooks/pre-commit")
+            .exists()
+    );
+    std::fs::write(sub.join("spec/a_spec.txt"), "y\n").unwrap();
+    let git = |args: &[&str]| repo.command_in("git", &sub).args(args).output().unwrap();
+    assert!(git(&["add", "-A"]).status.success());
+    let blocked = git(&["commit", "-q", "-m", "edit spec"]);
+    assert_eq!(blocked.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&blocked.stderr).contains("`spec/**`"));
+    // Put the spec back (nothing was lost: it was still staged), commit something else.
+    assert!(git(&["restore", "--staged", "--worktree", "spec/a_spec.txt"]).status.success());
+    // The superproject only sees a gitlink move, which its policy does not protect.
+    repo.guard(&["install"]).expect(0);
+    std::fs::write(sub.join("README.md"), "lib\n").unwrap();
+    assert!(git(&["add", "README.md"]).status.success());
+    assert!(git(&["commit", "-q", "-m", "lib docs"]).status.success());
+    repo.git(&["add", "vendor/lib"]);
+    repo.commit("bump lib", &[]).expect(0);
+}
+
+#[test]
+fn a_force_rewritten_remote_notes_ref_is_merged_back_not_overwritten() {
+    let repo = TestRepo::with_origin();
+    repo.guard(&["install"]).expect(0);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.git(&["add", "-A"]);
+    repo.commit("first", &["--no-verify"]).expect(0);
+    repo.guard(&["override", "HEAD", "--reason", REASON])
+        .expect(0);
+    crate::common::Run::from(repo.git_output(&["push", "-q", "origin", "main"])).expect(0);
+    // Someone force-pushes an unrelated notes history to the remote.
+    let other = repo.clone_origin("other", &[]);
+    other.git(&[
+        "notes",
+        "--ref",
+        "refs/notes/guard",
+        "add",
+        "-m",
+        "unrelated note",
+        "HEAD~1",
+    ]);
+    other.git(&[
+        "push",
+        "-q",
+        "-f",
+        "--no-verify",
+        "origin",
+        "refs/notes/guard",
+    ]);
+    // The next push merges both histories: nothing of either side is lost.
+    repo.write("src/invoice.py", "RATE = 0.09\n");
+    repo.commit_all("code");
+    let run = crate::common::Run::from(repo.git_output(&["push", "-q", "origin", "main"]));
+    run.expect(0);
+    assert!(!run.stderr.contains("WARNING"), "{}", run.stderr);
+    let remote = repo.origin_git(&["notes", "--ref", "refs/notes/guard", "list"]);
+    assert_eq!(remote.lines().count(), 2, "{remote}");
+    assert!(
+        repo.origin_git(&["notes", "--ref", "refs/notes/guard", "show", "main~1"])
+            .contains(REASON)
+    );
+}
