@@ -240,7 +240,11 @@ fn a_submodule_is_guarded_by_its_own_hooks_and_policy() {
     assert_eq!(blocked.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&blocked.stderr).contains("`spec/**`"));
     // Put the spec back (nothing was lost: it was still staged), commit something else.
-    assert!(git(&["restore", "--staged", "--worktree", "spec/a_spec.txt"]).status.success());
+    assert!(
+        git(&["restore", "--staged", "--worktree", "spec/a_spec.txt"])
+            .status
+            .success()
+    );
     // The superproject only sees a gitlink move, which its policy does not protect.
     repo.guard(&["install"]).expect(0);
     std::fs::write(sub.join("README.md"), "lib\n").unwrap();
