@@ -9,11 +9,11 @@ use anyhow::Context;
 use crate::cli::Format;
 use crate::config::{self, Config};
 use crate::exit::{Outcome, hinted};
-use crate::notes::{self, Approval, NoteStore};
+use crate::notes::{self, NoteStore};
 use crate::policy::Policy;
 use crate::render::{self, Checked, Verdict, Via};
 use crate::repo::{Repo, short_id};
-use crate::{approval, gate, prompt};
+use crate::{gate, prompt};
 
 /// `git guard init [--force]`: writes the commented default `guard.toml`.
 pub fn init(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outcome> {
@@ -139,21 +139,7 @@ pub fn allow(repo: &Repo, reason: &str, out: &mut dyn Write) -> anyhow::Result<O
         return Ok(Outcome::Blocked);
     }
     check_reason(reason, config.approval.min_reason_chars)?;
-    let tree = staged.tree(repo)?;
-    let approval = Approval {
-        reason: notes::one_line(reason),
-        by: repo.identity(),
-        at: notes::now(),
-        via: "allow".into(),
-        paths: staged.report.approval_paths(),
-        findings: staged.report.finding_labels(),
-        patch_id: None,
-        blocked_attempts: crate::hook::blocked_attempts(crate::ledger::blocked_attempts_for_diff(
-            repo,
-            &staged.fingerprint,
-        )),
-    };
-    approval::save(repo, tree, &approval)?;
+    let tree = staged.approve(repo, reason, "allow")?;
     render::allowed(out, &staged.report, &short_id(tree))?;
     Ok(Outcome::Allowed)
 }

@@ -30,6 +30,25 @@ pub struct Staged {
 }
 
 impl Staged {
+    /// Records a human's approval of exactly this staged change (`via`: `prompt` or
+    /// `allow`), counting the blocked attempts that preceded it; returns the tree it
+    /// is bound to.
+    pub fn approve(&self, repo: &Repo, reason: &str, via: &str) -> anyhow::Result<Oid> {
+        let approval = Approval {
+            reason: notes::one_line(reason),
+            by: repo.identity(),
+            at: notes::now(),
+            via: via.into(),
+            paths: self.report.approval_paths(),
+            findings: self.report.finding_labels(),
+            patch_id: None, // known once committed: post-commit adds it
+            blocked_attempts: crate::ledger::blocked_attempts_for_diff(repo, &self.fingerprint),
+        };
+        let tree = self.tree(repo)?;
+        approval::save(repo, tree, &approval)?;
+        Ok(tree)
+    }
+
     /// The tree the index would commit (computed now if it was not needed before).
     pub fn tree(&self, repo: &Repo) -> anyhow::Result<Oid> {
         match self.tree {

@@ -106,20 +106,7 @@ fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
         staged.config.approval.min_reason_chars,
     ) {
         Answer::Reason(reason) => {
-            let approval = Approval {
-                reason,
-                by: repo.identity(),
-                at: notes::now(),
-                via: "prompt".into(),
-                paths: staged.report.approval_paths(),
-                findings: staged.report.finding_labels(),
-                patch_id: None,
-                blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_diff(
-                    repo,
-                    &staged.fingerprint,
-                )),
-            };
-            approval::save(repo, staged.tree(repo)?, &approval)?;
+            staged.approve(repo, &reason, "prompt")?;
             Ok(Outcome::Allowed)
         }
         Answer::Aborted => {
@@ -314,16 +301,8 @@ pub fn approval_for(
         paths: report.approval_paths(),
         findings: report.finding_labels(),
         patch_id: Some(changes::patch_id(repo, commit, &[])?),
-        blocked_attempts: blocked_attempts(ledger::blocked_attempts_for_commit(
-            repo,
-            &commit.id().to_string(),
-        )),
+        blocked_attempts: ledger::blocked_attempts_for_commit(repo, &commit.id().to_string()),
     })
-}
-
-/// `Some(n)` when blocked attempts preceded an approval, so the note says so.
-pub fn blocked_attempts(n: u32) -> Option<u32> {
-    (n > 0).then_some(n)
 }
 
 /// Commits reachable from the pushed sha and not from what the remote has, oldest first.

@@ -132,27 +132,28 @@ pub fn current(entries: &[Entry]) -> &[Entry] {
     &entries[start..]
 }
 
-/// How many blocks of this exact staged change the ledger holds since the last reset.
-pub fn blocked_attempts_for_diff(repo: &Repo, fingerprint: &str) -> u32 {
-    let entries = read(&default_path(repo)).unwrap_or_default();
-    current(&entries)
-        .iter()
-        .filter(|e| e.kind == "blocked" && e.staged_diff.as_deref() == Some(fingerprint))
-        .count() as u32
+/// How many blocks of this exact staged change the ledger holds since the last reset;
+/// `None` for none, so an approval's note only says so when there were some.
+pub fn blocked_attempts_for_diff(repo: &Repo, fingerprint: &str) -> Option<u32> {
+    count_blocks(repo, |e| e.staged_diff.as_deref() == Some(fingerprint))
 }
 
-/// How many pre-push blocks named this commit since the last reset.
-pub fn blocked_attempts_for_commit(repo: &Repo, commit: &str) -> u32 {
+/// How many pre-push blocks named this commit since the last reset (`None` for none).
+pub fn blocked_attempts_for_commit(repo: &Repo, commit: &str) -> Option<u32> {
+    count_blocks(repo, |e| {
+        e.commits
+            .as_ref()
+            .is_some_and(|c| c.iter().any(|id| id == commit))
+    })
+}
+
+fn count_blocks(repo: &Repo, matches: impl Fn(&Entry) -> bool) -> Option<u32> {
     let entries = read(&default_path(repo)).unwrap_or_default();
-    current(&entries)
+    let n = current(&entries)
         .iter()
-        .filter(|e| {
-            e.kind == "blocked"
-                && e.commits
-                    .as_ref()
-                    .is_some_and(|c| c.iter().any(|id| id == commit))
-        })
-        .count() as u32
+        .filter(|e| e.kind == "blocked" && matches(e))
+        .count() as u32;
+    (n > 0).then_some(n)
 }
 
 /// Records a block by a hook. Failing to record must never turn a block into an error,

@@ -5,11 +5,28 @@ use crate::common::{Run, TestRepo};
 const LIB: &str = "pub fn rate() -> f64 {\n    0.075\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn rate_is_exact() {\n        assert_eq!(super::rate(), 0.075);\n    }\n}\n";
 
 fn repo_with_inline_rust_tests() -> TestRepo {
+    repo_with_inline_rust_tests_and_policy(None)
+}
+
+/// `src/lib.rs` with an inline test module, an optional guard.toml, hooks installed.
+fn repo_with_inline_rust_tests_and_policy(policy: Option<&str>) -> TestRepo {
     let repo = TestRepo::new();
+    if let Some(policy) = policy {
+        repo.write("guard.toml", policy);
+    }
     repo.write("src/lib.rs", LIB);
     repo.commit_all("lib with inline tests");
     repo.guard(&["install"]).expect(0);
     repo
+}
+
+/// Stages `#[ignore]` on the inline test (line 8 of src/lib.rs).
+fn stage_ignore(repo: &TestRepo) {
+    repo.write(
+        "src/lib.rs",
+        LIB.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
+    );
+    repo.git(&["add", "-A"]);
 }
 
 #[test]
@@ -50,11 +67,7 @@ fn loosening_an_inline_rust_test_outside_protected_paths_is_blocked() {
 #[test]
 fn an_ignore_added_to_an_inline_test_is_blocked() {
     let repo = repo_with_inline_rust_tests();
-    repo.write(
-        "src/lib.rs",
-        LIB.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
-    );
-    repo.git(&["add", "-A"]);
+    stage_ignore(&repo);
     let run = repo.commit("ignore it", &[]);
     run.expect(1);
     assert!(
@@ -102,19 +115,15 @@ fn a_javascript_skip_in_a_colocated_test_file_is_blocked() {
 
 #[test]
 fn a_finding_outside_block_is_a_warning_and_the_commit_goes_through() {
-    let repo = TestRepo::new();
-    repo.write(
-        "guard.toml",
-        "[protect]\npaths = []\n\n[weakening]\nblock = []\n",
-    );
-    repo.write("src/lib.rs", LIB);
-    repo.commit_all("policy and lib");
-    repo.guard(&["install"]).expect(0);
-    repo.write(
-        "src/lib.rs",
-        LIB.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
-    );
-    repo.git(&["add", "-A"]);
+    let repo = repo_with_inline_rust_tests_and_policy(Some(
+        "[protect]
+paths = []
+
+[weakening]
+block = []
+",
+    ));
+    stage_ignore(&repo);
     let run = repo.commit("ignore it", &[]);
     run.expect(0);
     assert!(
@@ -133,16 +142,12 @@ fn a_finding_outside_block_is_a_warning_and_the_commit_goes_through() {
 
 #[test]
 fn weakening_disabled_turns_content_analysis_off() {
-    let repo = TestRepo::new();
-    repo.write("guard.toml", "[weakening]\nenabled = false\n");
-    repo.write("src/lib.rs", LIB);
-    repo.commit_all("policy and lib");
-    repo.guard(&["install"]).expect(0);
-    repo.write(
-        "src/lib.rs",
-        LIB.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
-    );
-    repo.git(&["add", "-A"]);
+    let repo = repo_with_inline_rust_tests_and_policy(Some(
+        "[weakening]
+enabled = false
+",
+    ));
+    stage_ignore(&repo);
     repo.commit("ignore it", &[]).expect(0);
 }
 
