@@ -15,6 +15,15 @@ use crate::hook::HookName;
 )]
 #[command(after_help = "Start with: git guard init && git guard install")]
 pub struct Cli {
+    /// Colour the output: auto (a terminal, and NO_COLOR unset), always or never.
+    #[arg(long, value_enum, value_name = "WHEN", global = true)]
+    pub color: Option<crate::settings::ColorChoice>,
+    /// Say only what blocked and what failed; the exit code tells the rest.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also say which policy is in force, what was looked at, and how long it took.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -183,6 +192,32 @@ pub enum Command {
         /// Keep the demo repository in DIR (must not exist yet) instead of deleting it.
         #[arg(long, value_name = "DIR")]
         keep: Option<std::path::PathBuf>,
+    },
+    /// Check the installation and say what to fix: hooks, binary, notes config, guard.toml.
+    ///
+    /// Exit 0 when everything is in order, 1 when something needs fixing.
+    ///
+    /// Example: git guard doctor
+    Doctor,
+    /// Judge an edit a coding agent is about to make, before it reaches the disk.
+    ///
+    /// Reads the agent's hook payload on stdin and answers in that agent's hook protocol.
+    /// The commit and push hooks stay the authority: an edit made another way is still
+    /// stopped there.
+    ///
+    /// Example: git guard agent-hook claude-code
+    AgentHook {
+        /// The agent whose hook protocol to speak.
+        #[arg(value_enum)]
+        agent: crate::agent::Agent,
+    },
+    /// Print the man page (roff) to stdout, or write one page per command into DIR.
+    ///
+    /// Example: git guard man --dir ~/.local/share/man/man1
+    Man {
+        /// Write git-guard.1 and git-guard-<command>.1 into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
     },
     /// Print shell completions for git-guard to stdout.
     ///

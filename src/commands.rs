@@ -44,7 +44,7 @@ pub fn check(
             let parent = commit.parent(0).ok();
             let (config, source) = repo.policy_for(parent.as_ref())?;
             let policy = Policy::new(&config.protect.paths)?;
-            let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
+            let store = NoteStore::new(repo, notes::local_refs(&config.approval.notes_ref));
             let approvers = gate::Approvers {
                 notes: &store,
                 label: None,
@@ -70,7 +70,7 @@ pub fn check(
                 }
                 _ => vec![repo.commit(&range)?.id().to_string()],
             };
-            let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
+            let store = NoteStore::new(repo, notes::local_refs(&config.approval.notes_ref));
             let approvers = gate::Approvers {
                 notes: &store,
                 label: None,
@@ -240,4 +240,19 @@ fn check_reason(reason: &str, min: usize) -> anyhow::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// `git guard man`: the manual from the clap definition, as roff.
+pub fn man(dir: Option<&std::path::Path>, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let command = <crate::cli::Cli as clap::CommandFactory>::command().name("git-guard");
+    match dir {
+        None => clap_mangen::Man::new(command).render(out)?,
+        Some(dir) => {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            clap_mangen::generate_to(command, dir)
+                .with_context(|| format!("writing the man pages into {}", dir.display()))?;
+            writeln!(out, "Wrote the man pages into {}", dir.display())?;
+        }
+    }
+    Ok(Outcome::Allowed)
 }

@@ -4,7 +4,7 @@
 //! it, and checks that the defence held. Exit 0 only when all of them did, so the demo
 //! doubles as an end-to-end smoke test.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -108,8 +108,7 @@ pub fn run(keep: Option<PathBuf>, out: &mut dyn Write) -> anyhow::Result<Outcome
         &gitconfig,
         "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
     )?;
-    let colour = std::io::stdout().is_terminal()
-        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let colour = crate::settings::colour(crate::settings::Stream::Stdout);
     let mut demo = Demo {
         out,
         repo: base.join("invoices"),

@@ -6,6 +6,9 @@
 use std::fmt;
 use std::io::Write;
 
+use crate::render::{Role, paint};
+use crate::settings::Stream;
+
 /// What a command decided, once it managed to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
@@ -69,9 +72,11 @@ pub fn print_error(err: &mut dyn Write, error: &anyhow::Error) {
         .map(|h| h.hint.as_str())
         .unwrap_or(FALLBACK_HINT);
     let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-    let _ = writeln!(err, "error: {}", chain.join(": "));
+    let error_word = paint(Stream::Stderr, Role::Blocked, "error:");
+    let hint_word = paint(Stream::Stderr, Role::Hint, "hint:");
+    let _ = writeln!(err, "{error_word} {}", chain.join(": "));
     for line in hint.lines() {
-        let _ = writeln!(err, "hint: {line}");
+        let _ = writeln!(err, "{hint_word} {line}");
     }
 }
 

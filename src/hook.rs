@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use std::io::{Read, Write};
 
 use anyhow::Context;
+use clap::ValueEnum;
 
 use crate::check::Report;
 use crate::exit::Outcome;
@@ -30,12 +31,20 @@ pub enum HookName {
     PostCommit,
     /// Before a push: judge every outgoing commit, then push the notes.
     PrePush,
+    /// Called by the pre-commit framework (pre-commit, prek) at any of its stages.
+    ///
+    /// The framework hides git's hook name and pre-push stdin, so the stage is read off
+    /// its environment: `PRE_COMMIT_REMOTE_NAME` means pre-push (the refs come from
+    /// `PRE_COMMIT_FROM_REF`/`TO_REF`); otherwise a staged change means pre-commit, and an
+    /// empty index means post-commit.
+    PreCommitFramework,
 }
 
 /// Runs one hook.
 pub fn run(name: HookName, args: &[String], err: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let started = std::time::Instant::now();
     let repo = Repo::open()?;
-    match name {
+    let outcome = match name {
         HookName::PreCommit => pre_commit(&repo, err),
         HookName::PostCommit => post_commit(&repo, err),
         HookName::PrePush => {
@@ -46,13 +55,22 @@ pub fn run(name: HookName, args: &[String], err: &mut dyn Write) -> anyhow::Resu
             let remote = args.first().map(String::as_str).unwrap_or("origin");
             pre_push(&repo, remote, &input, err)
         }
-    }
+        HookName::PreCommitFramework => match framework_push(&repo)? {
+            Some((remote, line)) => pre_push(&repo, &remote, &line, err),
+            None if changes::staged(&repo)?.is_empty() => post_commit(&repo, err),
+            None => pre_commit(&repo, err),
+        },
+    }?;
+    let what = name.to_possible_value().map(|v| v.get_name().to_string());
+    render::verbose_elapsed(err, &what.unwrap_or_default(), started.elapsed())?;
+    Ok(outcome)
 }
 
 fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     let Some(staged) = gate::staged(repo)? else {
         return Ok(Outcome::Allowed);
     };
+    render::verbose_staged(err, &staged.report, &staged.source)?;
     if !staged.report.needs_approval() {
         if !staged.report.findings.is_empty() {
             render::warnings(err, &staged.report)?;
@@ -204,7 +222,7 @@ fn pre_push(
         };
         let (config, _) = repo.policy_for(base.as_ref())?;
         let policy = Policy::new(&config.protect.paths)?;
-        let store = NoteStore::new(repo, vec![config.approval.notes_ref.clone()]);
+        let store = NoteStore::new(repo, notes::local_refs(&config.approval.notes_ref));
         let approvers = gate::Approvers {
             notes: &store,
             label: None,
@@ -283,6 +301,35 @@ fn pre_push(
         render::notes_push_failed(err, remote, notes_ref, &message)?;
     }
     Ok(Outcome::Allowed)
+}
+
+/// The push the pre-commit framework is checking, as a pre-push line, from its
+/// environment; `None` outside its pre-push stage.
+///
+/// The framework passes one ref (the first with outgoing commits) and, for a ref new to
+/// the remote, sets `FROM_REF` to the parent of the oldest outgoing commit, or nothing
+/// when the push includes a root commit.
+fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String)>> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    let Some(remote) = var("PRE_COMMIT_REMOTE_NAME") else {
+        return Ok(None);
+    };
+    let local_ref = var("PRE_COMMIT_LOCAL_BRANCH").unwrap_or_else(|| "HEAD".into());
+    let remote_ref = var("PRE_COMMIT_REMOTE_BRANCH").unwrap_or_else(|| local_ref.clone());
+    let local = match var("PRE_COMMIT_TO_REF") {
+        Some(sha) => sha,
+        None => repo
+            .git
+            .revparse_single(&local_ref)
+            .with_context(|| format!("resolving {local_ref}, the ref pre-commit is pushing"))?
+            .id()
+            .to_string(),
+    };
+    let from = var("PRE_COMMIT_FROM_REF").unwrap_or_else(|| Oid::ZERO_SHA1.to_string());
+    Ok(Some((
+        remote,
+        format!("{local_ref} {local} {remote_ref} {from}\n"),
+    )))
 }
 
 /// A note block approving `commit`'s change now.

@@ -11,6 +11,8 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::exit::{Outcome, hinted};
+use crate::managers::{self, Manager};
+use crate::notes;
 use crate::render;
 use crate::repo::Repo;
 
@@ -45,10 +47,51 @@ fn shell_quote(text: &str) -> String {
 
 /// `git guard install`.
 pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    repo.work_tree()?;
+    let work_tree = repo.work_tree()?;
     let (config, _) = repo.policy()?;
     let dir = repo.hooks_dir()?;
-    std::fs::create_dir_all(&dir).map_err(|e| {
+    let notes_ref = &config.approval.notes_ref;
+    match managers::detect(work_tree, &dir) {
+        Some(Manager::Husky { scripts }) => {
+            let edited = install_husky(&scripts)?;
+            configure_notes(repo, notes_ref)?;
+            render::husky_installed(out, &scripts.display().to_string(), &edited)?;
+        }
+        Some(Manager::Lefthook {
+            config,
+            runs_guard: false,
+        }) => {
+            return Err(hinted(
+                format!(
+                    "lefthook manages the hooks of this repository ({}), and `lefthook install` would replace git-guard's",
+                    config.display()
+                ),
+                format!(
+                    "add git-guard to {} and run `lefthook install`:\n{}",
+                    config.display(),
+                    managers::LEFTHOOK_SNIPPET.trim_end()
+                ),
+            ));
+        }
+        Some(Manager::Lefthook { config, .. }) | Some(Manager::PreCommit { config }) => {
+            configure_notes(repo, notes_ref)?;
+            render::managed_elsewhere(out, &config.display().to_string())?;
+        }
+        None => {
+            let actions = install_hooks(&dir)?;
+            configure_notes(repo, notes_ref)?;
+            render::install_done(out, &dir.display().to_string(), notes_ref)?;
+            for (hook, action) in actions {
+                render::hook_action(out, hook, action)?;
+            }
+        }
+    }
+    Ok(Outcome::Allowed)
+}
+
+/// Our three hooks in `dir`, each chaining whatever foreign hook was there.
+fn install_hooks(dir: &Path) -> anyhow::Result<Vec<(&'static str, &'static str)>> {
+    std::fs::create_dir_all(dir).map_err(|e| {
         hinted(
             format!("cannot create the hooks directory {}: {e}", dir.display()),
             "check its permissions, or core.hooksPath",
@@ -97,17 +140,65 @@ pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         };
         actions.push((hook, action));
     }
-    ensure_rewrite_ref(repo, &config.approval.notes_ref)?;
-    render::install_done(out, &dir.display().to_string(), &config.approval.notes_ref)?;
-    for (hook, action) in actions {
-        render::hook_action(out, hook, action)?;
+    Ok(actions)
+}
+
+/// Adds our block to the team's husky scripts; returns the scripts it changed.
+fn install_husky(scripts: &Path) -> anyhow::Result<Vec<String>> {
+    let mut edited = Vec::new();
+    for hook in HOOKS {
+        let path = scripts.join(hook);
+        let existing = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        };
+        let wanted = managers::with_block(existing.as_deref(), hook);
+        if existing.as_deref() != Some(wanted.as_str()) {
+            let mode = std::fs::metadata(&path)
+                .map(|m| m.permissions().mode())
+                .unwrap_or(0o755);
+            write_file(&path, &wanted, mode)?;
+            edited.push(path.display().to_string());
+        }
     }
-    Ok(Outcome::Allowed)
+    Ok(edited)
+}
+
+/// Removes our block from the team's husky scripts; returns the scripts it changed.
+fn uninstall_husky(scripts: &Path) -> anyhow::Result<Vec<String>> {
+    let mut edited = Vec::new();
+    for hook in HOOKS {
+        let path = scripts.join(hook);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        if !managers::has_block(&text) {
+            continue;
+        }
+        match managers::without_block(&text) {
+            Some(kept) => {
+                let mode = std::fs::metadata(&path)?.permissions().mode();
+                write_file(&path, &kept, mode)?;
+            }
+            None => std::fs::remove_file(&path)
+                .with_context(|| format!("removing {}", path.display()))?,
+        }
+        edited.push(path.display().to_string());
+    }
+    Ok(edited)
 }
 
 /// `git guard uninstall`.
 pub fn uninstall(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let dir = repo.hooks_dir()?;
+    if let Ok(work_tree) = repo.work_tree()
+        && let Some(Manager::Husky { scripts }) = managers::detect(work_tree, &dir)
+    {
+        let edited = uninstall_husky(&scripts)?;
+        render::husky_uninstalled(out, &edited)?;
+        return Ok(Outcome::Allowed);
+    }
     let mut actions = Vec::new();
     for hook in HOOKS {
         let path = dir.join(hook);
@@ -139,6 +230,11 @@ pub fn uninstall(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 
 /// Writes an executable hook atomically: a temp file in the same directory, renamed.
 fn write_hook(path: &Path, content: &str) -> anyhow::Result<()> {
+    write_file(path, content, 0o755)
+}
+
+/// Writes `content` with `mode` atomically: a temp file in the same directory, renamed.
+fn write_file(path: &Path, content: &str, mode: u32) -> anyhow::Result<()> {
     let dir = path.parent().context("a hook path has a directory")?;
     let fail = |e: std::io::Error| {
         hinted(
@@ -149,28 +245,50 @@ fn write_hook(path: &Path, content: &str) -> anyhow::Result<()> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(content.as_bytes()).map_err(fail)?;
     tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(0o755))
+        .set_permissions(std::fs::Permissions::from_mode(mode))
         .map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }
 
-/// Adds the notes ref to `notes.rewriteRef` (multi-valued) unless it is there already.
-fn ensure_rewrite_ref(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
-    let config = repo.git.config().context("reading git config")?;
+/// Makes amend and rebase carry the notes (`notes.rewriteRef`) and `git fetch` bring
+/// origin's notes (into `<ref>-origin`, which is read beside ours and never forced over
+/// it). Each value is added once.
+fn configure_notes(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
+    add_config_value(repo, "notes.rewriteRef", notes_ref)?;
+    if repo.git.find_remote("origin").is_ok() {
+        add_config_value(
+            repo,
+            "remote.origin.fetch",
+            &notes::fetch_refspec(notes_ref),
+        )?;
+    }
+    Ok(())
+}
+
+/// Whether the multi-valued key `key` holds exactly `value`.
+pub fn has_config_value(repo: &Repo, key: &str, value: &str) -> bool {
+    let Ok(config) = repo.git.config() else {
+        return false;
+    };
+    let Ok(mut entries) = config.multivar(key, None) else {
+        return false;
+    };
     let mut present = false;
-    if let Ok(mut entries) = config.multivar("notes.rewriteRef", None) {
-        while let Some(entry) = entries.next() {
-            if entry
-                .map(|e| e.value().ok() == Some(notes_ref))
-                .unwrap_or(false)
-            {
-                present = true;
-            }
+    while let Some(entry) = entries.next() {
+        if entry
+            .map(|e| e.value().ok() == Some(value))
+            .unwrap_or(false)
+        {
+            present = true;
         }
     }
-    if !present {
-        repo.run_git(&["config", "--add", "notes.rewriteRef", notes_ref])?;
+    present
+}
+
+fn add_config_value(repo: &Repo, key: &str, value: &str) -> anyhow::Result<()> {
+    if !has_config_value(repo, key, value) {
+        repo.run_git(&["config", "--add", key, value])?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! The binary parses arguments and calls [`run`]; everything else is here so that tests
 //! and later tools can call the engine in-process.
 
+pub mod agent;
 pub mod approval;
 pub mod changes;
 pub mod check;
@@ -11,16 +12,19 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod demo;
+pub mod doctor;
 pub mod exit;
 pub mod gate;
 pub mod hook;
 pub mod install;
 pub mod ledger;
+pub mod managers;
 pub mod notes;
 pub mod policy;
 pub mod prompt;
 pub mod render;
 pub mod repo;
+pub mod settings;
 pub mod weakening;
 
 use std::io::Write;
@@ -31,6 +35,19 @@ use repo::Repo;
 
 /// Runs one command, writing its output to `out` and diagnostics to `err`.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
+    settings::init(settings::Flags {
+        color: cli.color,
+        quiet: cli.quiet,
+        verbose: cli.verbose,
+    })?;
+    // `-q`: a text report is not wanted, only its exit code. What the user asked for by
+    // name (JSON, completions, a man page, annotations) is still written.
+    let mut sink = std::io::sink();
+    let out: &mut dyn Write = if settings::quiet() && report_is_optional(&cli.command) {
+        &mut sink
+    } else {
+        out
+    };
     match cli.command {
         Command::Hook { name, args } => hook::run(name, &args, err),
         Command::Init { force } => commands::init(&Repo::open()?, force, out),
@@ -81,6 +98,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
             out,
         ),
         Command::Demo { keep } => demo::run(keep, out),
+        Command::Doctor => doctor::run(&Repo::open()?, out),
+        Command::AgentHook { agent } => agent::run(agent, out),
+        Command::Man { dir } => commands::man(dir.as_deref(), out),
         Command::Completions { shell } => {
             let mut command = <Cli as clap::CommandFactory>::command().bin_name("git-guard");
             clap_complete::generate(shell, &mut command, "git-guard", out);
@@ -89,5 +109,21 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
         Command::Override { rev, reason } => {
             commands::override_commit(&Repo::open()?, &rev, reason.as_deref(), out)
         }
+    }
+}
+
+/// Whether `-q` may drop this command's standard output.
+fn report_is_optional(command: &Command) -> bool {
+    match command {
+        Command::Check { format, .. } | Command::Ledger { format, .. } => {
+            *format == cli::Format::Text
+        }
+        Command::Ci { format, .. } => *format == cli::CiFormat::Text,
+        Command::Completions { .. }
+        | Command::Log { .. }
+        | Command::Man { .. }
+        | Command::AgentHook { .. }
+        | Command::Doctor => false,
+        _ => true,
     }
 }

@@ -387,6 +387,17 @@ pub fn push(repo: &Repo, remote: &str, notes_ref: &str) -> Result<(), String> {
     }
 }
 
+/// The refspec `install` adds to `remote.origin.fetch`: origin's notes land beside ours
+/// in `<ref>-origin`, where [`fetch_copy`] also puts them, and are read with ours.
+pub fn fetch_refspec(notes_ref: &str) -> String {
+    format!("+{notes_ref}:{notes_ref}-origin")
+}
+
+/// The refs approvals are read from locally: ours, and origin's last fetched copy.
+pub fn local_refs(notes_ref: &str) -> Vec<String> {
+    vec![notes_ref.to_string(), format!("{notes_ref}-origin")]
+}
+
 /// Fetches `notes_ref` from `remote` into a scratch ref beside it and returns that ref,
 /// or `None` when the remote has no notes yet.
 pub fn fetch_copy(repo: &Repo, remote: &str, notes_ref: &str) -> anyhow::Result<Option<String>> {

@@ -8,6 +8,9 @@ use std::io::Write;
 
 use dialoguer::Input;
 use dialoguer::console::Term;
+use dialoguer::theme::ColorfulTheme;
+
+use crate::settings::{ColorChoice, PromptStyle};
 
 use crate::notes::reason_length;
 
@@ -43,7 +46,17 @@ pub fn ask_reason(tty: File, intro: &str, prompt: &str, min_chars: usize) -> Ans
         return Answer::Aborted;
     }
     let term = Term::read_write_pair(reader, tty);
-    let answer = Input::<String>::new()
+    // The colourful theme is a personal choice (settings.rs) and never beats NO_COLOR.
+    let settings = crate::settings::current();
+    let colourful =
+        settings.prompt == PromptStyle::Colorful && settings.color != ColorChoice::Never;
+    let colorful_theme = ColorfulTheme::default();
+    let input = if colourful {
+        Input::<String>::with_theme(&colorful_theme)
+    } else {
+        Input::<String>::new()
+    };
+    let answer = input
         .with_prompt(prompt)
         .allow_empty(true)
         .validate_with(|input: &String| -> Result<(), String> {

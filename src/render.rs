@@ -10,6 +10,37 @@ use crate::changes::Status;
 use crate::check::Report;
 use crate::notes::{Approval, quote_path};
 use crate::repo::PolicySource;
+use crate::settings::{self, FindingsDetail, Stream};
+
+/// What a piece of coloured text means; the colour follows from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// `error:`, and what blocked.
+    Blocked,
+    /// `hint:`.
+    Hint,
+    /// A warning that does not block.
+    Warning,
+    /// Allowed, approved, written.
+    Good,
+    /// A headline.
+    Strong,
+}
+
+/// `text` in the colour of `role` when `stream` gets colour (see [`settings::colour`]).
+pub fn paint(stream: Stream, role: Role, text: &str) -> String {
+    if !settings::colour(stream) {
+        return text.to_string();
+    }
+    let code = match role {
+        Role::Blocked => "1;31",
+        Role::Hint => "33",
+        Role::Warning => "33",
+        Role::Good => "32",
+        Role::Strong => "1",
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
 
 /// A path for people: as git shows it (`"tests/a b.py"` quoted, plain otherwise).
 pub fn path(bytes: &[u8]) -> String {
@@ -48,6 +79,9 @@ pub fn policy_source(source: &PolicySource) -> String {
 
 /// The one-line notice for a repository without `guard.toml`.
 pub fn defaults_notice(w: &mut dyn Write, source: &PolicySource) -> io::Result<()> {
+    if settings::quiet() {
+        return Ok(());
+    }
     if *source == PolicySource::Defaults {
         writeln!(
             w,
@@ -58,7 +92,7 @@ pub fn defaults_notice(w: &mut dyn Write, source: &PolicySource) -> io::Result<(
 }
 
 /// The protected paths and findings of a report, one per line, indented.
-pub fn report_lines(w: &mut dyn Write, report: &Report) -> io::Result<()> {
+pub fn report_lines(w: &mut dyn Write, report: &Report, stream: Stream) -> io::Result<()> {
     for p in &report.protected {
         let shown = match (&p.old_path, &p.new_path) {
             (Some(old), Some(new)) if old != new => format!("{} -> {}", path(old), path(new)),
@@ -84,8 +118,17 @@ pub fn report_lines(w: &mut dyn Write, report: &Report) -> io::Result<()> {
             Some(line) => format!("{}:{line}", path(&f.path)),
             None => path(&f.path),
         };
-        let severity = if f.blocking { "" } else { " (warning only)" };
-        writeln!(w, "  ! {} {at}: {}{severity}", f.kind, f.detail)?;
+        let (mark, severity) = if f.blocking {
+            (paint(stream, Role::Blocked, "!"), "")
+        } else {
+            (paint(stream, Role::Warning, "!"), " (warning only)")
+        };
+        match settings::current().findings {
+            FindingsDetail::Detail => {
+                writeln!(w, "  {mark} {} {at}: {}{severity}", f.kind, f.detail)?
+            }
+            FindingsDetail::Summary => writeln!(w, "  {mark} {} {at}{severity}", f.kind)?,
+        }
     }
     Ok(())
 }
@@ -120,10 +163,11 @@ pub fn commit_blocked(
 ) -> io::Result<()> {
     writeln!(
         w,
-        "git-guard: commit blocked: it changes what decides whether the tests pass."
+        "git-guard: {} it changes what decides whether the tests pass.",
+        paint(Stream::Stderr, Role::Blocked, "commit blocked:")
     )?;
     defaults_notice(w, source)?;
-    report_lines(w, report)?;
+    report_lines(w, report, Stream::Stderr)?;
     writeln!(w)?;
     writeln!(
         w,
@@ -155,7 +199,7 @@ pub fn prompt_intro(report: &Report, source: &PolicySource) -> String {
         "git-guard: this commit changes what decides whether the tests pass."
     );
     let _ = defaults_notice(&mut buf, source);
-    let _ = report_lines(&mut buf, report);
+    let _ = report_lines(&mut buf, report, Stream::Stderr);
     let _ = writeln!(
         buf,
         "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the commit)."
@@ -181,6 +225,9 @@ pub fn commit_aborted(w: &mut dyn Write) -> io::Result<()> {
 
 /// A commit let through by a pending approval or the prompt.
 pub fn commit_approved(w: &mut dyn Write, approval: &Approval) -> io::Result<()> {
+    if settings::quiet() {
+        return Ok(());
+    }
     writeln!(
         w,
         "git-guard: protected change approved via {} by {}: {}",
@@ -190,15 +237,51 @@ pub fn commit_approved(w: &mut dyn Write, approval: &Approval) -> io::Result<()>
 
 /// Findings that do not block, shown on an otherwise allowed commit.
 pub fn warnings(w: &mut dyn Write, report: &Report) -> io::Result<()> {
+    if settings::quiet() {
+        return Ok(());
+    }
     writeln!(
         w,
-        "git-guard: warning: weakening found (not blocking under this policy):"
+        "git-guard: {} weakening found (not blocking under this policy):",
+        paint(Stream::Stderr, Role::Warning, "warning:")
     )?;
-    report_lines(w, report)
+    report_lines(w, report, Stream::Stderr)
+}
+
+/// `-v`: what a hook looked at and the policy it used.
+pub fn verbose_staged(w: &mut dyn Write, report: &Report, source: &PolicySource) -> io::Result<()> {
+    if !settings::verbose() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: staged: {}; policy: {}",
+        summary(report),
+        policy_source(source)
+    )
+}
+
+/// `-v`: how long a command took.
+pub fn verbose_elapsed(
+    w: &mut dyn Write,
+    what: &str,
+    elapsed: std::time::Duration,
+) -> io::Result<()> {
+    if !settings::verbose() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: {what} done in {:.1} ms",
+        elapsed.as_secs_f64() * 1000.0
+    )
 }
 
 /// Post-commit: the approval became a note.
 pub fn note_written(w: &mut dyn Write, commit: &str, notes_ref: &str) -> io::Result<()> {
+    if settings::quiet() {
+        return Ok(());
+    }
     writeln!(
         w,
         "git-guard: override note recorded on {commit} ({notes_ref})"
@@ -211,7 +294,7 @@ pub fn allowed(w: &mut dyn Write, report: &Report, tree: &str) -> io::Result<()>
         w,
         "Approved the staged change (tree {tree}); the next commit of exactly this index carries the note:"
     )?;
-    report_lines(w, report)?;
+    report_lines(w, report, Stream::Stdout)?;
     writeln!(w, "Any further change to the index is not covered.")
 }
 
@@ -341,7 +424,7 @@ pub fn check_text(w: &mut dyn Write, checked: &[Checked], source: &PolicySource)
             None => "staged changes".to_string(),
         };
         writeln!(w, "{title}: {}", summary(&c.report))?;
-        report_lines(w, &c.report)?;
+        report_lines(w, &c.report, Stream::Stdout)?;
         for a in &c.approvals {
             writeln!(
                 w,
@@ -350,9 +433,9 @@ pub fn check_text(w: &mut dyn Write, checked: &[Checked], source: &PolicySource)
             )?;
         }
         let verdict = match c.verdict {
-            Verdict::Clean => "nothing needs approval",
-            Verdict::Approved => "approved",
-            Verdict::NeedsApproval => "NEEDS APPROVAL",
+            Verdict::Clean => paint(Stream::Stdout, Role::Good, "nothing needs approval"),
+            Verdict::Approved => paint(Stream::Stdout, Role::Good, "approved"),
+            Verdict::NeedsApproval => paint(Stream::Stdout, Role::Blocked, "NEEDS APPROVAL"),
         };
         writeln!(w, "  => {verdict}")?;
     }
@@ -426,6 +509,135 @@ pub fn install_done(w: &mut dyn Write, dir: &str, notes_ref: &str) -> io::Result
     )
 }
 
+/// `git guard install` under husky: which team scripts got the block.
+pub fn husky_installed(w: &mut dyn Write, scripts: &str, edited: &[String]) -> io::Result<()> {
+    writeln!(
+        w,
+        "husky manages the hooks here: git-guard runs from the team's scripts in {scripts}"
+    )?;
+    if edited.is_empty() {
+        writeln!(w, "  every script already runs git-guard")?;
+    }
+    for file in edited {
+        writeln!(w, "  added the git-guard block to {file}")?;
+    }
+    if !edited.is_empty() {
+        writeln!(
+            w,
+            "Commit these files so that everyone on the team runs git-guard."
+        )?;
+    }
+    Ok(())
+}
+
+/// `git guard uninstall` under husky.
+pub fn husky_uninstalled(w: &mut dyn Write, edited: &[String]) -> io::Result<()> {
+    if edited.is_empty() {
+        return writeln!(w, "No husky script runs git-guard; nothing to remove.");
+    }
+    for file in edited {
+        writeln!(w, "removed the git-guard block from {file}")?;
+    }
+    Ok(())
+}
+
+/// `git guard install` when another manager's config already runs git-guard.
+pub fn managed_elsewhere(w: &mut dyn Write, config: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "{config} already runs git-guard, so no hook files were written; notes are configured."
+    )
+}
+
+/// `git guard doctor`: one line per check, the fix under each problem, then a count.
+pub fn doctor(w: &mut dyn Write, checks: &[crate::doctor::Check]) -> io::Result<()> {
+    for c in checks {
+        match &c.fix {
+            None => writeln!(
+                w,
+                "  {}  {}",
+                paint(Stream::Stdout, Role::Good, "ok "),
+                c.finding
+            )?,
+            Some(fix) => {
+                writeln!(
+                    w,
+                    "  {}  {}",
+                    paint(Stream::Stdout, Role::Blocked, "FIX"),
+                    c.finding
+                )?;
+                for line in fix.lines() {
+                    writeln!(w, "       {line}")?;
+                }
+            }
+        }
+    }
+    let problems = checks.iter().filter(|c| c.fix.is_some()).count();
+    if problems == 0 {
+        writeln!(w, "Everything is in order.")
+    } else {
+        writeln!(
+            w,
+            "{problems} {} to fix.",
+            plural(problems, "problem", "problems")
+        )
+    }
+}
+
+/// The reason an agent's edit is refused: the findings and what to do instead.
+pub fn agent_denial(report: &Report) -> String {
+    let mut buf = Vec::new();
+    let _ = writeln!(
+        buf,
+        "git-guard: this edit weakens a test, so it is refused before it reaches the disk."
+    );
+    for f in report.findings.iter().filter(|f| f.blocking) {
+        let at = match f.line {
+            Some(line) => format!("{}:{line}", path(&f.path)),
+            None => path(&f.path),
+        };
+        let _ = writeln!(buf, "  {} {at}: {}", f.kind, f.detail);
+    }
+    let _ = write!(
+        buf,
+        "Fix the code under test so the existing test passes; do not loosen, skip or delete the test. \
+         If the test itself is wrong, stop and ask the user: only a human can approve that change, with a reason, at commit."
+    );
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The question put to the user for an agent's edit of a protected path.
+pub fn agent_question(report: &Report) -> String {
+    let paths: Vec<String> = report.approval_paths().iter().map(|p| path(p)).collect();
+    format!(
+        "git-guard: {} protected by guard.toml (it decides whether the tests pass). \
+         Allow the agent to change it? The commit will still need a human's reason.",
+        paths.join(", ")
+    )
+}
+
+/// A Claude Code `PreToolUse` answer: nothing for no opinion, else the JSON decision.
+pub fn claude_code_decision(
+    w: &mut dyn Write,
+    decision: &crate::agent::Decision,
+) -> io::Result<()> {
+    use crate::agent::Decision;
+    let (verdict, reason) = match decision {
+        Decision::Pass => return Ok(()),
+        Decision::Ask(reason) => ("ask", reason),
+        Decision::Deny(reason) => ("deny", reason),
+    };
+    let value = serde_json::json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": verdict,
+            "permissionDecisionReason": reason,
+        }
+    });
+    serde_json::to_writer(&mut *w, &value)?;
+    writeln!(w)
+}
+
 /// `git guard uninstall` headline.
 pub fn uninstall_done(w: &mut dyn Write, dir: &str) -> io::Result<()> {
     writeln!(w, "git-guard hooks removed from {dir}")
@@ -439,7 +651,8 @@ pub fn push_blocked(
 ) -> io::Result<()> {
     writeln!(
         w,
-        "git-guard: push blocked: {} {} what decides whether the tests pass, without an approval note.",
+        "git-guard: {} {} {} what decides whether the tests pass, without an approval note.",
+        paint(Stream::Stderr, Role::Blocked, "push blocked:"),
         checked.len(),
         plural(checked.len(), "commit changes", "commits change")
     )?;
@@ -450,7 +663,7 @@ pub fn push_blocked(
             c.target,
             c.subject.as_deref().unwrap_or_default()
         )?;
-        report_lines(w, &c.report)?;
+        report_lines(w, &c.report, Stream::Stderr)?;
     }
     writeln!(w)?;
     writeln!(w, "Next steps, in this order:")?;
@@ -492,7 +705,7 @@ pub fn push_prompt_intro(checked: &Checked) -> String {
         checked.target,
         checked.subject.as_deref().unwrap_or_default()
     );
-    let _ = report_lines(&mut buf, &checked.report);
+    let _ = report_lines(&mut buf, &checked.report, Stream::Stderr);
     let _ = writeln!(
         buf,
         "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the push)."
@@ -701,19 +914,24 @@ pub fn ci_text(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
     if s.blocked {
         writeln!(
             w,
-            "BLOCKED: {} {} protected paths without an approval.",
+            "{} {} {} protected paths without an approval.",
+            paint(Stream::Stdout, Role::Blocked, "BLOCKED:"),
             s.counts.needs_approval,
             plural(s.counts.needs_approval, "commit changes", "commits change")
         )?;
     } else {
-        writeln!(w, "OK: every protected change is approved.")?;
+        writeln!(
+            w,
+            "{} every protected change is approved.",
+            paint(Stream::Stdout, Role::Good, "OK:")
+        )?;
     }
     for c in s.commits.iter().filter(|c| c.verdict != Verdict::Clean) {
         writeln!(w)?;
         let label = if c.verdict == Verdict::NeedsApproval {
-            "NEEDS APPROVAL"
+            paint(Stream::Stdout, Role::Blocked, "NEEDS APPROVAL")
         } else {
-            "approved"
+            paint(Stream::Stdout, Role::Good, "approved")
         };
         writeln!(
             w,
@@ -721,7 +939,7 @@ pub fn ci_text(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             c.target,
             c.subject.as_deref().unwrap_or_default()
         )?;
-        report_lines(w, &c.report)?;
+        report_lines(w, &c.report, Stream::Stdout)?;
         if c.verdict == Verdict::NeedsApproval {
             writeln!(
                 w,
