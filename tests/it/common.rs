@@ -22,6 +22,8 @@ pub struct TestRepo {
     /// The work tree.
     pub root: PathBuf,
     home: PathBuf,
+    /// PATH for every command, when a test puts tools on it.
+    path: Option<String>,
 }
 
 impl TestRepo {
@@ -47,6 +49,7 @@ impl TestRepo {
             _tmp: Rc::new(tmp),
             root,
             home,
+            path: None,
         };
         repo.git(&["init", "-q"]);
         repo
@@ -104,6 +107,19 @@ impl TestRepo {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// This repository, with every command run with `PATH` set to `path`.
+    pub fn with_path(self, path: String) -> TestRepo {
+        TestRepo {
+            path: Some(path),
+            ..self
+        }
+    }
+
+    /// The HOME of this repository's commands.
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
     /// The temporary directory beside the work tree (for other clones, worktrees).
     pub fn base(&self) -> &Path {
         self.root.parent().unwrap()
@@ -142,6 +158,9 @@ impl TestRepo {
             .env("LC_ALL", "C")
             .env_remove("RUST_BACKTRACE")
             .stdin(std::process::Stdio::null());
+        if let Some(path) = &self.path {
+            cmd.env("PATH", path);
+        }
         cmd
     }
 

@@ -1,12 +1,14 @@
 //! One integration-test binary: a hermetic harness and one file per command or scenario.
 
 mod common;
+mod tools;
 
 mod check;
 mod ci;
 mod cli;
 mod commit;
 mod demo;
+mod ecosystem;
 mod edges;
 mod install;
 mod ledger;
