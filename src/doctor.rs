@@ -273,7 +273,7 @@ fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: 
     let fetches = multivar(repo, "remote.origin.fetch");
     let fetched = fetches.iter().any(|spec| {
         let src = spec.trim_start_matches('+').split(':').next().unwrap_or("");
-        src == notes_ref || src == "refs/notes/*"
+        src == notes_ref || src == "refs/notes/*" || src == format!("{notes_ref}*")
     });
     if fetched {
         checks.push(Check::ok(format!("git fetch brings origin's {notes_ref}")));

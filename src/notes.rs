@@ -389,8 +389,11 @@ pub fn push(repo: &Repo, remote: &str, notes_ref: &str) -> Result<(), String> {
 
 /// The refspec `install` adds to `remote.origin.fetch`: origin's notes land beside ours
 /// in `<ref>-origin`, where [`fetch_copy`] also puts them, and are read with ours.
+///
+/// It is a pattern (`*` matching the empty string) because an exact refspec for a ref
+/// the remote does not have yet makes every `git fetch` fail.
 pub fn fetch_refspec(notes_ref: &str) -> String {
-    format!("+{notes_ref}:{notes_ref}-origin")
+    format!("+{notes_ref}*:{notes_ref}-origin*")
 }
 
 /// The refs approvals are read from locally: ours, and origin's last fetched copy.

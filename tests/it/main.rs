@@ -8,6 +8,7 @@ mod ci;
 mod cli;
 mod commit;
 mod demo;
+mod doctor;
 mod ecosystem;
 mod edges;
 mod install;

@@ -119,3 +119,15 @@ pub fn path_with(extra: &[&Path]) -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// The test's PATH without any directory holding a `git-guard` (an installed copy would
+/// hide what a clean machine does).
+pub fn path_without_guard() -> String {
+    let dirs: Vec<PathBuf> = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .filter(|dir| !dir.join("git-guard").exists())
+        .collect();
+    std::env::join_paths(dirs)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
