@@ -21,6 +21,15 @@ fn every_command_help_has_an_example() {
         "check",
         "allow",
         "log",
+        "override",
+        "ci",
+        "run",
+        "ledger",
+        "demo",
+        "doctor",
+        "agent-hook",
+        "man",
+        "completions",
     ] {
         let run = repo.guard(&[cmd, "--help"]);
         run.expect(0);
@@ -110,4 +119,165 @@ fn completions_are_generated_for_each_shell() {
         );
     }
     repo.guard(&["completions", "tcsh"]).expect(2);
+}
+
+/// A repository whose staged change needs approval (the incident's weakened test).
+fn weakened() -> TestRepo {
+    let repo = TestRepo::with_history();
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE >= 0\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo
+}
+
+#[test]
+fn colour_is_off_by_default_off_a_terminal_and_on_when_asked() {
+    let repo = weakened();
+    let plain = repo.guard(&["check"]);
+    plain.expect(1);
+    assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
+    let coloured = repo.guard(&["check", "--color", "always"]);
+    coloured.expect(1);
+    assert!(
+        coloured.stdout.contains("\x1b[1;31mNEEDS APPROVAL\x1b[0m"),
+        "{}",
+        coloured.stdout
+    );
+    let error = repo.guard(&["--color", "always", "check", "--commit", "nope"]);
+    error.expect(2);
+    assert!(
+        error.stderr.starts_with("\x1b[1;31merror:\x1b[0m "),
+        "{}",
+        error.stderr
+    );
+    assert!(
+        error.stderr.contains("\x1b[33mhint:\x1b[0m "),
+        "{}",
+        error.stderr
+    );
+    let never = repo.guard(&["check", "--color", "never"]);
+    assert!(!never.stdout.contains('\x1b'));
+}
+
+#[test]
+fn no_color_beats_the_personal_file_and_the_flag_beats_both() {
+    let repo = weakened();
+    let config = repo.home().join(".config/git-guard");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "color = \"always\"\n").unwrap();
+    let check = |no_color: Option<&str>, extra: &[&str]| {
+        let mut cmd = repo.command_in(GUARD, &repo.root);
+        cmd.arg("check").args(extra);
+        match no_color {
+            Some(v) => cmd.env("NO_COLOR", v),
+            None => cmd.env_remove("NO_COLOR"),
+        };
+        crate::common::Run::from(cmd.output().unwrap())
+    };
+    assert!(
+        check(None, &[]).stdout.contains('\x1b'),
+        "the file asks for colour"
+    );
+    assert!(
+        !check(Some("1"), &[]).stdout.contains('\x1b'),
+        "NO_COLOR wins"
+    );
+    assert!(
+        check(Some("1"), &["--color", "always"])
+            .stdout
+            .contains('\x1b')
+    );
+    assert!(!check(None, &["--color", "never"]).stdout.contains('\x1b'));
+}
+
+#[test]
+fn quiet_leaves_only_the_exit_code_and_verbose_says_what_was_looked_at() {
+    let repo = weakened();
+    let quiet = repo.guard(&["-q", "check"]);
+    quiet.expect(1);
+    assert_eq!(quiet.all(), "");
+    // What blocks is still said under -q: a hook's refusal is not optional.
+    let hook = repo.guard(&["hook", "pre-commit", "--quiet"]);
+    hook.expect(1);
+    assert!(hook.stderr.contains("commit blocked"), "{}", hook.stderr);
+    // JSON was asked for by name.
+    let json = repo.guard(&["check", "-q", "--format", "json"]);
+    assert!(json.stdout.contains("\"blocked\": true"), "{}", json.stdout);
+
+    let verbose = repo.guard(&["hook", "pre-commit", "-v"]);
+    verbose.expect(1);
+    assert!(
+        verbose
+            .stderr
+            .contains("git-guard: staged: 1 protected change, 1 finding in 1 changed file; policy: built-in defaults"),
+        "{}",
+        verbose.stderr
+    );
+    assert!(
+        verbose.stderr.contains("git-guard: pre-commit done in "),
+        "{}",
+        verbose.stderr
+    );
+    repo.guard(&["-q", "-v", "check"]).expect(2);
+}
+
+#[test]
+fn the_personal_file_can_shorten_findings_and_is_checked_like_any_input() {
+    let repo = weakened();
+    let config = repo.home().join(".config/git-guard");
+    std::fs::create_dir_all(&config).unwrap();
+    let detail = repo.guard(&["check"]);
+    assert!(detail.stdout.contains("replaced by"), "{}", detail.stdout);
+    std::fs::write(config.join("config.toml"), "findings = \"summary\"\n").unwrap();
+    let summary = repo.guard(&["check"]);
+    assert!(
+        summary
+            .stdout
+            .contains("! assertion-loosened tests/test_invoice.py:2\n"),
+        "{}",
+        summary.stdout
+    );
+    // Team policy does not belong in the personal file.
+    std::fs::write(config.join("config.toml"), "[protect]\npaths = []\n").unwrap();
+    let bad = repo.guard(&["check"]);
+    bad.expect(2);
+    assert!(
+        bad.stderr.contains("unknown field `protect`"),
+        "{}",
+        bad.stderr
+    );
+    assert!(bad.stderr.contains("hint: valid keys"), "{}", bad.stderr);
+}
+
+#[test]
+fn the_man_page_is_generated_from_the_command_line_definition() {
+    let repo = TestRepo::new();
+    let page = repo.guard(&["man"]);
+    page.expect(0);
+    assert!(
+        page.stdout.contains(".TH git-guard 1"),
+        "{}",
+        &page.stdout[..200]
+    );
+    for command in ["install", "check", "ci", "doctor", r"agent\-hook"] {
+        assert!(page.stdout.contains(command), "{command} missing");
+    }
+    let dir = repo.base().join("man1");
+    repo.guard(&["man", "--dir", dir.to_str().unwrap()])
+        .expect(0);
+    let check = std::fs::read_to_string(dir.join("git-guard-check.1")).unwrap();
+    assert!(check.contains("Example: git guard check"), "{check}");
+    // man itself can render it.
+    if let Ok(out) = std::process::Command::new("man")
+        .args(["-l", dir.join("git-guard.1").to_str().unwrap()])
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "80")
+        .output()
+        && out.status.success()
+    {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("git-guard"), "{text}");
+    }
 }

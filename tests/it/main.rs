@@ -3,6 +3,7 @@
 mod common;
 mod tools;
 
+mod agent;
 mod check;
 mod ci;
 mod cli;
