@@ -193,6 +193,14 @@ fn check_own_hook(dir: &Path, hook: &str) -> Check {
         );
     };
     if !install::is_ours(&content) {
+        // pre-commit's `install` keeps an existing hook as `<name>.legacy` and runs it.
+        let legacy = dir.join(format!("{hook}.legacy"));
+        if std::fs::read(&legacy).is_ok_and(|c| install::is_ours(&c)) && is_executable(&legacy) {
+            return Check::ok(format!(
+                "{hook}: the pre-commit framework's hook runs ours, kept as {}",
+                legacy.display()
+            ));
+        }
         return Check::fix(
             format!("{hook}: {} is not git-guard's hook", path.display()),
             "git guard install   (keeps that hook and runs it first)",
