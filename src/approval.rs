@@ -5,7 +5,6 @@
 //! byte — is not covered. Files live in the per-worktree state directory and are
 //! written atomically (temp file + rename).
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -26,13 +25,10 @@ fn file(repo: &Repo, tree: Oid) -> PathBuf {
 pub fn save(repo: &Repo, tree: Oid, approval: &Approval) -> anyhow::Result<()> {
     let dir = dir(repo);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .with_context(|| format!("creating a file in {}", dir.display()))?;
-    serde_json::to_writer(&mut tmp, approval).context("writing the pending approval")?;
-    tmp.write_all(b"\n")
-        .context("writing the pending approval")?;
+    let mut bytes = serde_json::to_vec(approval).context("encoding the pending approval")?;
+    bytes.push(b'\n');
     let path = file(repo, tree);
-    tmp.persist(&path)
+    crate::atomic::write(&path, &bytes, 0o644)
         .with_context(|| format!("saving {}", path.display()))?;
     Ok(())
 }

@@ -215,7 +215,7 @@ pub enum Command {
     ///
     /// Example: git guard man --dir ~/.local/share/man/man1
     Man {
-        /// Write git-guard.1 and git-guard-<command>.1 into DIR instead.
+        /// Write `git-guard.1` and `git-guard-<command>.1` into DIR instead.
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
     },

@@ -24,8 +24,15 @@ pub fn init(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Out
             "keep it, or pass --force to overwrite it with the defaults",
         ));
     }
-    std::fs::write(&path, config::EXAMPLE)
+    // Atomic, and without --force never over a file that appeared meanwhile.
+    let prepared = crate::atomic::prepare(&path, config::EXAMPLE.as_bytes(), 0o644)
         .with_context(|| format!("writing {}", path.display()))?;
+    if force {
+        prepared.replace(&path)
+    } else {
+        prepared.create(&path)
+    }
+    .with_context(|| format!("writing {}", path.display()))?;
     render::init_done(out, config::FILE_NAME)?;
     Ok(Outcome::Allowed)
 }

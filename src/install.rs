@@ -10,6 +10,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::atomic;
 use crate::exit::{Outcome, hinted};
 use crate::managers::{self, Manager};
 use crate::notes;
@@ -123,13 +124,19 @@ fn install_hooks(dir: &Path) -> anyhow::Result<Vec<(&'static str, &'static str)>
                         "keep one of the two: merge them by hand, or move one aside, then run `git guard install` again",
                     ));
                 }
+                // Ours is written before theirs moves, and theirs moves back if ours
+                // cannot take its place: their hook never stops running.
+                let ours = prepare(&path, &wanted, 0o755)?;
                 std::fs::rename(&path, &chained).map_err(|e| {
                     hinted(
                         format!("cannot move the existing {hook} hook aside: {e}"),
                         format!("check permissions on {}", dir.display()),
                     )
                 })?;
-                write_hook(&path, &wanted)?;
+                if let Err(e) = ours.replace(&path) {
+                    let _ = std::fs::rename(&chained, &path);
+                    return Err(write_failed(&path, e));
+                }
                 "installed; the existing hook is kept and runs first"
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -233,22 +240,26 @@ fn write_hook(path: &Path, content: &str) -> anyhow::Result<()> {
     write_file(path, content, 0o755)
 }
 
-/// Writes `content` with `mode` atomically: a temp file in the same directory, renamed.
+/// Writes `content` with `mode` atomically (see [`atomic`]).
 fn write_file(path: &Path, content: &str, mode: u32) -> anyhow::Result<()> {
-    let dir = path.parent().context("a hook path has a directory")?;
-    let fail = |e: std::io::Error| {
-        hinted(
-            format!("cannot write {}: {e}", path.display()),
-            format!("check that {} is writable", dir.display()),
-        )
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    tmp.write_all(content.as_bytes()).map_err(fail)?;
-    tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(mode))
-        .map_err(fail)?;
-    tmp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    prepare(path, content, mode)?
+        .replace(path)
+        .map_err(|e| write_failed(path, e))
+}
+
+fn prepare(path: &Path, content: &str, mode: u32) -> anyhow::Result<atomic::Prepared> {
+    atomic::prepare(path, content.as_bytes(), mode).map_err(|e| write_failed(path, e))
+}
+
+fn write_failed(path: &Path, e: std::io::Error) -> anyhow::Error {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    hinted(
+        format!("cannot write {}: {e}", path.display()),
+        format!(
+            "check that {} is writable; nothing else was changed",
+            dir.display()
+        ),
+    )
 }
 
 /// Makes amend and rebase carry the notes (`notes.rewriteRef`) and `git fetch` bring

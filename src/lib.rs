@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod approval;
+pub mod atomic;
 pub mod changes;
 pub mod check;
 pub mod ci;
