@@ -296,3 +296,201 @@ fn a_force_rewritten_remote_notes_ref_is_merged_back_not_overwritten() {
             .contains(REASON)
     );
 }
+
+/// Runs git-guard as a user the file permissions apply to: as root (CI), that is
+/// `nobody` through `setpriv`, with the whole test directory handed over to it first;
+/// otherwise the current user.
+fn guard_unprivileged(repo: &TestRepo, args: &[&str]) -> crate::common::Run {
+    #[allow(unsafe_code)]
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let mut cmd = if root {
+        chown_tree(repo.base(), 65534, 65534);
+        let mut cmd = repo.command_in("setpriv", &repo.root);
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(GUARD);
+        cmd
+    } else {
+        repo.command_in(GUARD, &repo.root)
+    };
+    crate::common::Run::from(cmd.args(args).output().unwrap())
+}
+
+fn chown_tree(path: &std::path::Path, uid: u32, gid: u32) {
+    std::os::unix::fs::lchown(path, Some(uid), Some(gid)).unwrap();
+    if path.is_dir() && !path.is_symlink() {
+        for entry in std::fs::read_dir(path).unwrap() {
+            chown_tree(&entry.unwrap().path(), uid, gid);
+        }
+    }
+}
+
+/// Every file in `dir` with its bytes and mode, to compare before and after.
+fn listing(dir: &std::path::Path) -> Vec<(String, Vec<u8>, u32)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                bytes,
+                mode,
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_read_only_hooks_directory_fails_with_a_hint_and_loses_nothing() {
+    let repo = TestRepo::with_history();
+    let hooks = repo.root.join(".git/hooks");
+    let foreign = hooks.join("pre-commit");
+    std::fs::write(&foreign, "#!/bin/sh\necho lint\n").unwrap();
+    std::fs::set_permissions(&foreign, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let read_only = |on: bool| {
+        let mode = if on { 0o555 } else { 0o755 };
+        std::fs::set_permissions(&hooks, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+
+    let before = listing(&hooks);
+    read_only(true);
+    let install = guard_unprivileged(&repo, &["install"]);
+    read_only(false);
+    install.expect(2);
+    assert!(install.stderr.starts_with("error: "), "{}", install.stderr);
+    assert!(install.stderr.contains("\nhint: "), "{}", install.stderr);
+    assert_eq!(
+        listing(&hooks),
+        before,
+        "the foreign hook is untouched, no temp file left"
+    );
+
+    // Installed, then the directory turns read-only: uninstall refuses, hooks intact.
+    guard_unprivileged(&repo, &["install"]).expect(0);
+    let installed = listing(&hooks);
+    read_only(true);
+    let uninstall = guard_unprivileged(&repo, &["uninstall"]);
+    read_only(false);
+    uninstall.expect(2);
+    assert!(
+        uninstall.stderr.contains("\nhint: "),
+        "{}",
+        uninstall.stderr
+    );
+    assert_eq!(listing(&hooks), installed);
+}
+
+/// A fast-import stream: `main` with 100,000 files (10,000 of them tests), and `next`
+/// changing 10,000 of them: 9,000 sources, 900 tests kept strict and 100 tests loosened.
+fn big_history() -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(8 << 20);
+    let file = |s: &mut String, path: &str, body: &str| {
+        let _ = write!(s, "M 100644 inline {path}\ndata {}\n{body}\n", body.len());
+    };
+    let header = |s: &mut String, branch: &str, message: &str| {
+        let _ = write!(
+            s,
+            "commit refs/heads/{branch}\ncommitter Jane Doe <jane@example.com> 1764666000 +0000\ndata {}\n{message}\n",
+            message.len()
+        );
+    };
+    header(&mut s, "main", "100k files");
+    for i in 0..90_000 {
+        file(
+            &mut s,
+            &format!("src/d{:03}/f{i:05}.py", i % 900),
+            &format!("X = {i}\n"),
+        );
+    }
+    for i in 0..10_000 {
+        let body = format!("def test_{i}():\n    assert f({i}) == {i}\n");
+        file(
+            &mut s,
+            &format!("tests/d{:02}/test_{i:05}.py", i % 100),
+            &body,
+        );
+    }
+    header(&mut s, "next", "10k changes");
+    s.push_str("from refs/heads/main\n");
+    for i in 0..9_000 {
+        file(
+            &mut s,
+            &format!("src/d{:03}/f{i:05}.py", i % 900),
+            &format!("X = {i} + 1\n"),
+        );
+    }
+    for i in 0..1_000 {
+        let body = if i < 100 {
+            format!("def test_{i}():\n    assert f({i}) >= 0\n")
+        } else {
+            format!("def test_{i}():\n    assert f({i}) == {i}  # checked\n")
+        };
+        file(
+            &mut s,
+            &format!("tests/d{:02}/test_{i:05}.py", i % 100),
+            &body,
+        );
+    }
+    s
+}
+
+#[test]
+fn a_10k_file_change_in_a_100k_file_repository_is_judged_whole() {
+    use std::io::Write;
+    let repo = TestRepo::new();
+    let mut import = repo
+        .command_in("git", &repo.root)
+        .args(["fast-import", "--quiet"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    import
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(big_history().as_bytes())
+        .unwrap();
+    assert!(import.wait().unwrap().success());
+    assert_eq!(
+        repo.git(&["ls-tree", "-r", "--name-only", "main"])
+            .lines()
+            .count(),
+        100_000
+    );
+
+    // The range, as CI and pre-push see it.
+    let range = repo.guard(&["check", "--range", "main..next", "--format", "json"]);
+    range.expect(1);
+    let json: serde_json::Value = serde_json::from_str(&range.stdout).unwrap();
+    let report = &json["checked"][0];
+    assert_eq!(report["files_changed"], 10_000);
+    assert_eq!(report["protected"].as_array().unwrap().len(), 1_000);
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 100);
+    assert!(findings.iter().all(|f| f["kind"] == "assertion-loosened"));
+
+    // The same change staged, as the commit hook sees it (index = next, HEAD = main).
+    repo.git(&["read-tree", "next"]);
+    let hook = repo.guard(&["hook", "pre-commit", "-v"]);
+    hook.expect(1);
+    assert!(
+        hook.stderr
+            .contains("staged: 1000 protected changes, 100 findings in 10000 changed files"),
+        "{}",
+        &hook.stderr[..hook.stderr.len().min(600)]
+    );
+    // Only sources changed: allowed.
+    repo.git(&["read-tree", "main"]);
+    repo.git(&[
+        "update-index",
+        "--remove",
+        "--force-remove",
+        "src/d000/f00000.py",
+    ]);
+    repo.guard(&["hook", "pre-commit"]).expect(0);
+}
