@@ -12,6 +12,7 @@ mod demo;
 mod doctor;
 mod ecosystem;
 mod edges;
+mod fuzz_replay;
 mod install;
 mod ledger;
 mod policy_props;
