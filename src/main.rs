@@ -50,8 +50,11 @@ fn main() -> ExitCode {
         }
     };
     let mut out = io::stdout().lock();
-    let mut err = io::stderr().lock();
-    match git_guard::run(cli, &mut out, &mut err) {
+    // Line-buffered: one write per line rather than per fragment (stderr is unbuffered).
+    let mut err = io::LineWriter::new(io::stderr().lock());
+    let result = git_guard::run(cli, &mut out, &mut err);
+    let _ = err.flush();
+    match result {
         Ok(outcome) => ExitCode::from(outcome.code()),
         // The reader went away (`git guard log | head`): nothing is wrong.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,

@@ -33,6 +33,9 @@ pub enum PolicySource {
 impl Repo {
     /// Opens the repository the current directory (or git's environment) points to.
     pub fn open() -> anyhow::Result<Repo> {
+        // git itself does not re-hash every object it reads; libgit2 does by default,
+        // which doubles the cost of walking a tree on the commit hook's hot path.
+        git2::opts::strict_hash_verification(false);
         let git = Repository::open_from_env().map_err(|e| {
             hinted(
                 format!(

@@ -113,10 +113,14 @@ fn content_findings(
     config: &Config,
     blobs: &dyn Blobs,
 ) -> Vec<Finding> {
-    // A new file cannot weaken what was there before.
+    // A new file cannot weaken what was there before, nor can unchanged content (an
+    // exact rename: what the move itself does is a path finding).
     let Some(old_id) = change.old_id else {
         return Vec::new();
     };
+    if change.new_id == Some(old_id) {
+        return Vec::new();
+    }
     let path = change.path();
     let Some(language) = change.paths().find_map(Language::of_path) else {
         return Vec::new();

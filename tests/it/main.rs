@@ -18,6 +18,7 @@ mod ledger;
 mod policy_props;
 mod prompt;
 mod push;
+mod staged_diff;
 mod weakening;
 
 /// Every file in tests/it must be a module above, or its tests silently never run.
