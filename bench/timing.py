@@ -70,6 +70,24 @@ def main():
             pair(f"pre-commit hook, {name} (`git diff --cached --name-only -M` floor)", repo(name),
                  floor, hook, target=target)
 
+    # Peers on the small repository, when installed (this script installs nothing):
+    # PREK=/path/to/prek LEFTHOOK=/path/to/lefthook bench/run.sh. Each runs the no-op
+    # hook from the repository's .pre-commit-config.yaml / lefthook.yml, in alternation
+    # with git-guard's pre-commit hook.
+    peers = [("prek", ["run"]), ("lefthook", ["run", "pre-commit"])]
+    for peer, args in peers:
+        exe = os.environ.get(peer.upper()) or shutil.which(peer)
+        if not exe or not os.path.isdir(repo("small")):
+            print(f"| {peer}: not installed (set {peer.upper()}=path), skipped | | | |")
+            continue
+        os.environ.setdefault("PREK_HOME", os.path.join(REPOS, "prek-home"))
+        ENV["PREK_HOME"] = os.environ["PREK_HOME"]
+        run([exe] + args, repo("small"))  # first run may set up its cache
+        fa, fb = pair(f"pre-commit, small: {peer} (floor column) vs git-guard", repo("small"),
+                      [exe] + args, hook)
+        verdict = "  ok" if fa / fb >= 3 else "  MISSES 3x"
+        print(f"| git-guard is {fa / fb:.1f}x faster than {peer} | | | |{verdict if peer == 'prek' else ''}")
+
     # A whole `git commit` of one unprotected change, with no hooks vs git-guard's hooks.
     small = repo("small")
     if os.path.isdir(small):
@@ -77,6 +95,12 @@ def main():
             d = repo(variant)
             shutil.rmtree(d, ignore_errors=True)
             subprocess.run(["git", "clone", "-q", small, d], env=ENV, check=True)
+            # The peers' configs would make `install` defer to lefthook: drop them (in
+            # both clones alike) so that git-guard's own hooks are measured.
+            subprocess.run(["git", "rm", "-q", "lefthook.yml", ".pre-commit-config.yaml"], cwd=d, env=ENV,
+                           check=True)
+            subprocess.run(["git", "commit", "-q", "--no-verify", "-m", "no peer configs"], cwd=d, env=ENV,
+                           check=True)
             with open(os.path.join(d, "src", "bench_change.py"), "a") as f:
                 f.write("value = 1\n")
             subprocess.run(["git", "add", "-A"], cwd=d, env=ENV, check=True)
