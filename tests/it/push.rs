@@ -269,3 +269,39 @@ fn malformed_pre_push_input_is_exit_2() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.starts_with("error: malformed pre-push line"), "{err}");
 }
+
+#[test]
+fn a_teammates_approval_fetched_from_origin_covers_my_push_of_that_commit() {
+    let me = TestRepo::with_origin();
+    me.guard(&["install"]).expect(0); // adds the notes refspec to remote.origin.fetch
+    let mate = me.clone_origin("mate", &[]);
+    sneak_commit(&mate);
+    mate.guard(&["override", "HEAD", "--reason", REASON])
+        .expect(0);
+    mate.git(&[
+        "push",
+        "-q",
+        "--no-verify",
+        "origin",
+        "HEAD:refs/heads/review",
+    ]);
+    mate.git(&["push", "-q", "origin", "refs/notes/guard"]);
+
+    me.git(&["fetch", "-q", "origin"]);
+    me.git(&["merge", "-q", "--ff-only", "origin/review"]);
+    assert!(me.git(&["show-ref"]).contains("refs/notes/guard-origin"));
+    push(&me, &["main"]).expect(0);
+
+    // The same push without the fetched notes is blocked: they are what approved it.
+    me.git(&["reset", "-q", "--hard", "HEAD~1"]);
+    me.git(&["push", "-q", "--no-verify", "--force", "origin", "main"]);
+    me.git(&["update-ref", "-d", "refs/notes/guard-origin"]);
+    me.git(&["merge", "-q", "--ff-only", "origin/review"]);
+    let blocked = push(&me, &["main"]);
+    assert_ne!(blocked.code, 0, "{}", blocked.all());
+    assert!(
+        blocked.stderr.contains("push blocked"),
+        "{}",
+        blocked.stderr
+    );
+}
