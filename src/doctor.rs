@@ -64,7 +64,7 @@ fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Confi
     let committed = match repo.policy() {
         Ok((config, source)) => {
             checks.push(Check::ok(format!(
-                "policy: {} is valid",
+                "policy: {} (valid)",
                 render::policy_source(&source)
             )));
             config

@@ -206,3 +206,11 @@ fn doctor_outside_a_repository_is_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_clone_before_install_gets_the_whole_list_of_fixes() {
+    let repo = TestRepo::with_origin().with_path(crate::tools::path_without_guard());
+    let run = repo.guard(&["doctor"]);
+    run.expect(1);
+    insta::assert_snapshot!("doctor_before_install", repo.redact(&run.stdout));
+}

@@ -494,3 +494,28 @@ fn a_10k_file_change_in_a_100k_file_repository_is_judged_whole() {
     ]);
     repo.guard(&["hook", "pre-commit"]).expect(0);
 }
+
+#[test]
+fn a_rebase_carries_the_note_to_the_rewritten_commit() {
+    let repo = installed();
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.git(&["add", "-A"]);
+    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.commit("loosen the rate test", &[]).expect(0);
+    let before = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write("src/other.py", "X = 1\n");
+    repo.commit_all("unrelated work on main");
+    repo.git(&["checkout", "-q", "topic"]);
+    repo.git(&["rebase", "-q", "main"]);
+    assert_ne!(repo.git(&["rev-parse", "HEAD"]), before, "rewritten");
+    assert!(repo.note("HEAD").unwrap().contains(REASON));
+    let run = repo.guard(&["check", "--commit", "HEAD", "--format", "json"]);
+    run.expect(0);
+    assert!(
+        run.stdout.contains("\"approved_via\": \"note\""),
+        "{}",
+        run.stdout
+    );
+}
