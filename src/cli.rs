@@ -65,7 +65,10 @@ pub enum Command {
     /// Install the hooks into the hooks directory git really uses.
     ///
     /// Respects core.hooksPath and linked worktrees. A hook that is already there and is
-    /// not ours is kept and runs first. Safe to run again.
+    /// not ours is kept and runs first. Under husky it adds a marked block to the team's
+    /// `.husky/` scripts; under lefthook it prints what to add to lefthook.yml; when
+    /// .pre-commit-config.yaml runs git-guard it writes no hook files. Also configures
+    /// notes.rewriteRef and fetching origin's notes. Safe to run again.
     ///
     /// Example: git guard install
     Install,
