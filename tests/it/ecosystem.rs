@@ -279,6 +279,32 @@ fn framework_flow(tool: &Path) {
 }
 
 #[test]
+fn both_frameworks_accept_the_hooks_manifest_as_published() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
+    let repo = TestRepo::new(); // a hermetic HOME for the tools' caches
+    for tool in ["pre-commit", "prek"] {
+        let Some(bin) = tools::pypi_bin(tool) else {
+            return;
+        };
+        let out = repo
+            .command_in(bin, &repo.root)
+            .arg("validate-manifest")
+            .arg(&manifest)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{tool}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("language: rust"), "users get a built binary");
+    assert!(text.contains("stages: [pre-commit, post-commit, pre-push]"));
+}
+
+#[test]
 fn pre_commit_runs_git_guard_from_its_hooks_manifest() {
     if let Some(tool) = tools::pypi_bin("pre-commit") {
         framework_flow(&tool);
