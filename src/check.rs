@@ -120,13 +120,7 @@ impl Report {
         self.findings
             .iter()
             .filter(|f| f.blocking)
-            .map(|f| {
-                let path = crate::notes::quote_path(&f.path);
-                match f.line {
-                    Some(line) => format!("{} {path}:{line}", f.kind),
-                    None => format!("{} {path}", f.kind),
-                }
-            })
+            .map(Finding::label)
             .collect()
     }
 }

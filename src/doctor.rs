@@ -253,7 +253,11 @@ fn check_binary(manager: Option<&Manager>, checks: &mut Vec<Check>) {
 
 /// Amend/rebase carry notes; fetch brings origin's; push sends ours.
 fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: &mut Vec<Check>) {
-    if install::has_config_value(repo, "notes.rewriteRef", notes_ref) {
+    if repo
+        .config_values("notes.rewriteRef")
+        .iter()
+        .any(|v| v == notes_ref)
+    {
         checks.push(Check::ok(format!(
             "notes.rewriteRef includes {notes_ref}: amend and rebase carry approvals"
         )));
@@ -278,7 +282,7 @@ fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: 
         checks.push(Check::ok("no remote `origin`: notes are not shared yet"));
         return;
     }
-    let fetches = multivar(repo, "remote.origin.fetch");
+    let fetches = repo.config_values("remote.origin.fetch");
     let fetched = fetches.iter().any(|spec| {
         let src = spec.trim_start_matches('+').split(':').next().unwrap_or("");
         src == notes_ref || src == "refs/notes/*" || src == format!("{notes_ref}*")
@@ -297,7 +301,8 @@ fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: 
         ));
     }
     let pushed = pre_push_runs_guard
-        || multivar(repo, "remote.origin.push")
+        || repo
+            .config_values("remote.origin.push")
             .iter()
             .any(|s| s.contains(notes_ref));
     if pushed {
@@ -310,20 +315,6 @@ fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: 
             "git guard install   (the pre-push hook pushes the notes)",
         ));
     }
-}
-
-fn multivar(repo: &Repo, key: &str) -> Vec<String> {
-    let mut values = Vec::new();
-    if let Ok(config) = repo.git.config()
-        && let Ok(mut entries) = config.multivar(key, None)
-    {
-        while let Some(Ok(entry)) = entries.next() {
-            if let Ok(v) = entry.value() {
-                values.push(v.to_string());
-            }
-        }
-    }
-    values
 }
 
 fn is_executable(path: &Path) -> bool {

@@ -57,8 +57,10 @@ pub fn run(name: HookName, args: &[String], err: &mut dyn Write) -> anyhow::Resu
         }
         HookName::PreCommitFramework => match framework_push(&repo)? {
             Some((remote, line)) => pre_push(&repo, &remote, &line, err),
-            None if changes::staged(&repo)?.is_empty() => post_commit(&repo, err),
-            None => pre_commit(&repo, err),
+            None => match gate::staged(&repo)? {
+                Some(staged) => judge_staged(&repo, staged, err),
+                None => post_commit(&repo, err),
+            },
         },
     }?;
     let what = name.to_possible_value().map(|v| v.get_name().to_string());
@@ -67,9 +69,14 @@ pub fn run(name: HookName, args: &[String], err: &mut dyn Write) -> anyhow::Resu
 }
 
 fn pre_commit(repo: &Repo, err: &mut dyn Write) -> anyhow::Result<Outcome> {
-    let Some(staged) = gate::staged(repo)? else {
-        return Ok(Outcome::Allowed);
-    };
+    match gate::staged(repo)? {
+        Some(staged) => judge_staged(repo, staged, err),
+        None => Ok(Outcome::Allowed),
+    }
+}
+
+/// pre-commit once something is staged: allow, ask on the terminal, or block.
+fn judge_staged(repo: &Repo, staged: gate::Staged, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     render::verbose_staged(err, &staged.report, &staged.source)?;
     if !staged.report.needs_approval() {
         if !staged.report.findings.is_empty() {

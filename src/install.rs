@@ -277,28 +277,8 @@ fn configure_notes(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Whether the multi-valued key `key` holds exactly `value`.
-pub fn has_config_value(repo: &Repo, key: &str, value: &str) -> bool {
-    let Ok(config) = repo.git.config() else {
-        return false;
-    };
-    let Ok(mut entries) = config.multivar(key, None) else {
-        return false;
-    };
-    let mut present = false;
-    while let Some(entry) = entries.next() {
-        if entry
-            .map(|e| e.value().ok() == Some(value))
-            .unwrap_or(false)
-        {
-            present = true;
-        }
-    }
-    present
-}
-
 fn add_config_value(repo: &Repo, key: &str, value: &str) -> anyhow::Result<()> {
-    if !has_config_value(repo, key, value) {
+    if !repo.config_values(key).iter().any(|v| v == value) {
         repo.run_git(&["config", "--add", key, value])?;
     }
     Ok(())

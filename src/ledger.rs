@@ -336,7 +336,7 @@ fn changed_during(
         }
     }
     for f in staged.findings.iter() {
-        let label = finding_label(f);
+        let label = f.label();
         let path = render::path(&f.path);
         if dirty_before.iter().all(|(p, _)| render::path(p) != path) && !findings.contains(&label) {
             findings.push(label);
@@ -356,17 +356,10 @@ fn collect(
         }
     }
     for f in &report.findings {
-        let label = finding_label(f);
+        let label = f.label();
         if !findings.contains(&label) {
             findings.push(label);
         }
-    }
-}
-
-fn finding_label(f: &crate::weakening::Finding) -> String {
-    match f.line {
-        Some(line) => format!("{} {}:{line}", f.kind, render::path(&f.path)),
-        None => format!("{} {}", f.kind, render::path(&f.path)),
     }
 }
 

@@ -114,10 +114,7 @@ pub fn report_lines(w: &mut dyn Write, report: &Report, stream: Stream) -> io::R
         )?;
     }
     for f in &report.findings {
-        let at = match f.line {
-            Some(line) => format!("{}:{line}", path(&f.path)),
-            None => path(&f.path),
-        };
+        let at = f.location();
         let (mark, severity) = if f.blocking {
             (paint(stream, Role::Blocked, "!"), "")
         } else {
@@ -592,11 +589,7 @@ pub fn agent_denial(report: &Report) -> String {
         "git-guard: this edit weakens a test, so it is refused before it reaches the disk."
     );
     for f in report.findings.iter().filter(|f| f.blocking) {
-        let at = match f.line {
-            Some(line) => format!("{}:{line}", path(&f.path)),
-            None => path(&f.path),
-        };
-        let _ = writeln!(buf, "  {} {at}: {}", f.kind, f.detail);
+        let _ = writeln!(buf, "  {}: {}", f.label(), f.detail);
     }
     let _ = write!(
         buf,

@@ -65,6 +65,21 @@ impl Repo {
         })
     }
 
+    /// Every value of a multi-valued config key (`remote.origin.fetch`), in order.
+    pub fn config_values(&self, key: &str) -> Vec<String> {
+        let mut values = Vec::new();
+        if let Ok(config) = self.git.config()
+            && let Ok(mut entries) = config.multivar(key, None)
+        {
+            while let Some(Ok(entry)) = entries.next() {
+                if let Ok(value) = entry.value() {
+                    values.push(value.to_string());
+                }
+            }
+        }
+        values
+    }
+
     /// Per-worktree state (pending approvals, ledger): `git rev-parse --git-path guard`.
     pub fn state_dir(&self) -> PathBuf {
         self.git.path().join("guard")

@@ -51,6 +51,22 @@ pub struct Finding {
     pub blocking: bool,
 }
 
+impl Finding {
+    /// `path:line` (or the path alone), the path quoted as git quotes it.
+    pub fn location(&self) -> String {
+        let path = crate::notes::quote_path(&self.path);
+        match self.line {
+            Some(line) => format!("{path}:{line}"),
+            None => path,
+        }
+    }
+
+    /// `kind path:line`, as notes (`Guard-Findings`) and the ledger record it.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.kind, self.location())
+    }
+}
+
 /// Where the analyser reads file contents from (the object database, in practice).
 pub trait Blobs {
     /// The bytes of blob `id`, if it can be read.

@@ -1,9 +1,6 @@
 //! `git guard ci` against a real bare origin, in each CI environment.
 
-use crate::common::{Run, TestRepo};
-
-const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
-const REASON: &str = "Rate now comes from the tax table, exact value tested there";
+use crate::common::{REASON, Run, TestRepo, WEAKENED};
 
 fn ci(repo: &TestRepo, env: &[(&str, &str)], args: &[&str]) -> Run {
     let mut cmd = repo.command_in(crate::common::GUARD, &repo.root);

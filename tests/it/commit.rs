@@ -2,20 +2,11 @@
 
 use std::os::unix::ffi::OsStrExt;
 
-use crate::common::TestRepo;
-
-const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
-const REASON: &str = "Rate now comes from the tax table, exact value tested there";
-
-fn installed() -> TestRepo {
-    let repo = TestRepo::with_history();
-    repo.guard(&["install"]).expect(0);
-    repo
-}
+use crate::common::{REASON, TestRepo, WEAKENED};
 
 #[test]
 fn unprotected_commit_passes_silently() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("src/invoice.py", "RATE = 0.08\n");
     repo.git(&["add", "-A"]);
     let run = repo.commit("bump rate", &[]);
@@ -26,7 +17,7 @@ fn unprotected_commit_passes_silently() {
 
 #[test]
 fn protected_commit_without_terminal_is_blocked_with_next_steps_and_nothing_lost() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     let head = repo.git(&["rev-parse", "HEAD"]);
@@ -43,7 +34,7 @@ fn protected_commit_without_terminal_is_blocked_with_next_steps_and_nothing_lost
 
 #[test]
 fn allow_then_commit_leaves_a_valid_note_in_trailer_format() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.guard(&["allow", "--reason", REASON]).expect(0);
@@ -94,7 +85,7 @@ fn allow_then_commit_leaves_a_valid_note_in_trailer_format() {
 
 #[test]
 fn allow_does_not_cover_a_different_staged_change() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.guard(&["allow", "--reason", REASON]).expect(0);
@@ -140,7 +131,7 @@ fn allow_is_refused_when_policy_requires_the_prompt() {
 
 #[test]
 fn allow_with_a_short_reason_is_an_error() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     let run = repo.guard(&["allow", "--reason", "flaky"]);
@@ -187,7 +178,7 @@ fn first_commit_is_checked_against_the_empty_tree() {
 
 #[test]
 fn rename_out_of_tests_is_blocked_naming_both_paths_and_the_finding() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.git(&["mv", "tests/test_invoice.py", "src/check_invoice.py"]);
     let run = repo.commit("move test out of the way", &[]);
     run.expect(1);
@@ -207,7 +198,7 @@ fn rename_out_of_tests_is_blocked_naming_both_paths_and_the_finding() {
 
 #[test]
 fn deleting_a_protected_file_is_blocked() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.git(&["rm", "-q", "tests/test_invoice.py"]);
     let run = repo.commit("drop the test", &[]);
     run.expect(1);
@@ -220,7 +211,7 @@ fn deleting_a_protected_file_is_blocked() {
 
 #[test]
 fn editing_guard_toml_is_always_protected() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("guard.toml", "[protect]\npaths = []\n");
     repo.git(&["add", "-A"]);
     let run = repo.commit("relax policy", &[]);
@@ -234,7 +225,7 @@ fn editing_guard_toml_is_always_protected() {
 
 #[test]
 fn unusual_paths_are_matched_shown_quoted_and_recorded_exactly() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     let names = [
         "tests/with space.py",
         "tests/ünïcode.py",
@@ -284,7 +275,7 @@ fn unusual_paths_are_matched_shown_quoted_and_recorded_exactly() {
 
 #[test]
 fn non_utf8_path_is_handled_as_bytes() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     let name = std::ffi::OsStr::from_bytes(b"tests/caf\xe9.py");
     repo.write(name, "def test_x():\n    assert True\n");
     repo.git(&["add", "-A"]);
@@ -307,7 +298,7 @@ fn non_utf8_path_is_handled_as_bytes() {
 
 #[test]
 fn partial_commit_of_an_unprotected_path_uses_the_temporary_index() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     // A protected change is staged but not part of this commit.
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "tests"]);
@@ -324,7 +315,7 @@ fn partial_commit_of_an_unprotected_path_uses_the_temporary_index() {
 
 #[test]
 fn partial_commit_of_a_protected_path_is_blocked() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("src/invoice.py", "RATE = 0.08\n");
     repo.git(&["add", "src"]);
     repo.write("tests/test_invoice.py", WEAKENED);
@@ -341,7 +332,7 @@ fn partial_commit_of_a_protected_path_is_blocked() {
 
 #[test]
 fn commit_all_sees_unstaged_protected_changes() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     let run = repo.commit("everything", &["-a"]);
     run.expect(1);
@@ -355,7 +346,7 @@ fn commit_all_sees_unstaged_protected_changes() {
 
 #[test]
 fn amend_carries_the_note_through_rewrite_ref() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.guard(&["allow", "--reason", REASON]).expect(0);
@@ -367,7 +358,7 @@ fn amend_carries_the_note_through_rewrite_ref() {
 
 #[test]
 fn a_no_verify_commit_has_no_note_and_check_says_so() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.commit("sneak", &["--no-verify"]).expect(0);
@@ -378,7 +369,7 @@ fn a_no_verify_commit_has_no_note_and_check_says_so() {
 
 #[test]
 fn a_note_covering_fewer_paths_than_the_commit_is_not_valid() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.guard(&["allow", "--reason", REASON]).expect(0);
@@ -396,7 +387,7 @@ fn a_note_covering_fewer_paths_than_the_commit_is_not_valid() {
 
 #[test]
 fn second_approval_on_a_noted_commit_is_appended_not_replacing() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.guard(&["allow", "--reason", REASON]).expect(0);
@@ -422,7 +413,7 @@ fn second_approval_on_a_noted_commit_is_appended_not_replacing() {
 
 #[test]
 fn post_commit_hook_exits_early_when_nothing_is_pending_but_still_writes_notes() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     // With git-guard unreachable, post-commit still succeeds when nothing is pending:
     // the hook script decided by itself.
     let hook = repo.root.join(".git/hooks/post-commit");

@@ -15,6 +15,12 @@ use tempfile::TempDir;
 /// The binary under test.
 pub const GUARD: &str = env!("CARGO_BIN_EXE_git-guard");
 
+/// The incident's test after the agent's edit: the equality assertion loosened.
+pub const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
+
+/// A reason long enough for the default policy.
+pub const REASON: &str = "Rate now comes from the tax table, exact value tested there";
+
 /// A temporary repository with its own HOME.
 #[derive(Clone)]
 pub struct TestRepo {
@@ -65,6 +71,31 @@ impl TestRepo {
         );
         repo.commit_all("initial");
         repo
+    }
+
+    /// `with_history`, with git-guard's hooks installed.
+    pub fn installed() -> TestRepo {
+        let repo = TestRepo::with_history();
+        repo.guard(&["install"]).expect(0);
+        repo
+    }
+
+    /// `program args…` in the work tree, hermetic like every command here, which must
+    /// succeed; returns stdout.
+    pub fn run_ok(&self, program: impl AsRef<OsStr>, args: &[&str]) -> String {
+        let program = program.as_ref();
+        let out = self
+            .command_in(program, &self.root)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{program:?} {args:?} failed:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// `with_history`, plus a bare repository `origin.git` beside it as `origin`, with

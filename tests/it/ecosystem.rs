@@ -3,10 +3,8 @@
 
 use std::path::Path;
 
-use crate::common::TestRepo;
+use crate::common::{TestRepo, WEAKENED};
 use crate::tools;
-
-const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
 
 /// Stages the incident's change: the equality assertion loosened.
 fn stage_weakening(repo: &TestRepo) {
@@ -25,16 +23,7 @@ fn husky_keeps_running_the_team_scripts_and_git_guard_blocks_a_weakened_test() {
     };
     let repo = TestRepo::with_history().with_path(tools::path_with(&[]));
     repo.write("package.json", "{\"name\": \"shop\", \"private\": true}\n");
-    let out = repo
-        .command_in(&husky, &repo.root)
-        .arg("init")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    repo.run_ok(&husky, &["init"]);
     assert_eq!(repo.git(&["config", "core.hooksPath"]).trim(), ".husky/_");
     let log = repo.base().join("husky.log");
     let team_script = format!("echo team-pre-commit >> '{}'\n", log.display());
@@ -128,16 +117,7 @@ fn lefthook_install_says_what_to_add_and_then_git_guard_blocks_commit_and_push()
         1,
     );
     repo.write("lefthook.yml", format!("{merged}\n"));
-    let out = repo
-        .command_in(&lefthook, &repo.root)
-        .arg("install")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    repo.run_ok(&lefthook, &["install"]);
     let run = repo.guard(&["install"]);
     run.expect(0);
     assert!(
@@ -172,19 +152,17 @@ fn hooks_repository(repo: &TestRepo) -> (String, String) {
     std::fs::create_dir_all(&dir).unwrap();
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml");
     std::fs::copy(manifest, dir.join(".pre-commit-hooks.yaml")).unwrap();
+    let dir = dir.display().to_string();
     let git = |args: &[&str]| {
-        let out = repo.command_in("git", &dir).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
+        let mut all = vec!["-C", dir.as_str()];
+        all.extend_from_slice(args);
+        repo.git(&all).trim().to_string()
     };
     git(&["init", "-q"]);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "hooks"]);
-    (dir.display().to_string(), git(&["rev-parse", "HEAD"]))
+    let rev = git(&["rev-parse", "HEAD"]);
+    (dir, rev)
 }
 
 /// The whole flow under pre-commit or prek: blocked commit, `allow`, the note written
@@ -204,22 +182,8 @@ fn framework_flow(tool: &Path) {
     );
     repo.commit_all("pre-commit config");
     repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
-    let framework = |args: &[&str]| {
-        let out = repo
-            .command_in(tool, &repo.root)
-            .args(args)
-            .env("PRE_COMMIT_HOME", repo.home().join("pre-commit-cache"))
-            .env("PREK_HOME", repo.home().join("prek-cache"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    framework(&["install"]);
+    // The tools keep their caches under the hermetic HOME of `repo`.
+    repo.run_ok(tool, &["install"]);
     let run = repo.guard(&["install"]);
     run.expect(0);
     assert!(
@@ -227,24 +191,10 @@ fn framework_flow(tool: &Path) {
         "{}",
         run.stdout
     );
-    let with_cache = |mut cmd: std::process::Command| {
-        cmd.env("PRE_COMMIT_HOME", repo.home().join("pre-commit-cache"))
-            .env("PREK_HOME", repo.home().join("prek-cache"));
-        crate::common::Run::from(cmd.output().unwrap())
-    };
-    let commit = |msg: &str, extra: &[&str]| {
-        let mut cmd = repo.command_in("git", &repo.root);
-        cmd.args(["commit", "-q", "-m", msg]).args(extra);
-        with_cache(cmd)
-    };
-    let push = || {
-        let mut cmd = repo.command_in("git", &repo.root);
-        cmd.args(["push", "origin", "main"]);
-        with_cache(cmd)
-    };
+    let push = || crate::common::Run::from(repo.git_output(&["push", "origin", "main"]));
 
     stage_weakening(&repo);
-    let blocked = commit("make CI green", &[]);
+    let blocked = repo.commit("make CI green", &[]);
     assert_ne!(blocked.code, 0, "{}", blocked.all());
     assert!(
         blocked.all().contains("commit blocked"),
@@ -258,7 +208,7 @@ fn framework_flow(tool: &Path) {
         "The rate became configurable per region (FIN-12)",
     ])
     .expect(0);
-    let approved = commit("rate is configurable", &[]);
+    let approved = repo.commit("rate is configurable", &[]);
     approved.expect(0);
     let note = repo
         .note("HEAD")
@@ -272,7 +222,8 @@ fn framework_flow(tool: &Path) {
 
     repo.write("tests/test_invoice.py", "def test_rate():\n    pass\n");
     repo.git(&["add", "-A"]);
-    commit("make CI green again", &["--no-verify"]).expect(0);
+    repo.commit("make CI green again", &["--no-verify"])
+        .expect(0);
     let refused = push();
     assert_ne!(refused.code, 0, "{}", refused.all());
     assert!(refused.all().contains("push blocked"), "{}", refused.all());

@@ -2,20 +2,11 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::common::{GUARD, TestRepo};
-
-const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
-const REASON: &str = "Rate now comes from the tax table, exact value tested there";
-
-fn installed() -> TestRepo {
-    let repo = TestRepo::with_history();
-    repo.guard(&["install"]).expect(0);
-    repo
-}
+use crate::common::{GUARD, REASON, TestRepo, WEAKENED};
 
 #[test]
 fn detached_head_commits_are_guarded_and_noted() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.git(&["switch", "-q", "--detach", "HEAD"]);
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
@@ -27,7 +18,7 @@ fn detached_head_commits_are_guarded_and_noted() {
 
 #[test]
 fn a_symlink_added_inside_tests_is_a_protected_change() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     std::os::unix::fs::symlink("../src/invoice.py", repo.root.join("tests/linked.py")).unwrap();
     repo.git(&["add", "-A"]);
     let run = repo.commit("link", &[]);
@@ -37,7 +28,7 @@ fn a_symlink_added_inside_tests_is_a_protected_change() {
 
 #[test]
 fn a_case_only_rename_out_of_tests_is_caught_and_within_tests_is_not_a_finding() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.git(&["mv", "tests", "Tests"]);
     let run = repo.guard(&["check", "--format", "json"]);
     run.expect(1);
@@ -192,7 +183,7 @@ fn concurrent_overrides_never_lose_a_note_silently() {
 
 #[test]
 fn a_sparse_checkout_commits_through_the_hook() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.git(&["sparse-checkout", "set", "src"]);
     assert!(!repo.root.join("tests/test_invoice.py").exists());
     repo.write("src/invoice.py", "RATE = 0.08\n");
@@ -518,7 +509,7 @@ fn a_10k_file_change_in_a_100k_file_repository_is_judged_whole() {
 
 #[test]
 fn a_rebase_carries_the_note_to_the_rewritten_commit() {
-    let repo = installed();
+    let repo = TestRepo::installed();
     repo.git(&["checkout", "-q", "-b", "topic"]);
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);

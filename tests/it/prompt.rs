@@ -5,9 +5,7 @@ use std::time::Duration;
 
 use expectrl::{Eof, Session};
 
-use crate::common::TestRepo;
-
-const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
+use crate::common::{TestRepo, WEAKENED};
 
 fn staged_weakening() -> TestRepo {
     let repo = TestRepo::with_history();

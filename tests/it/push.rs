@@ -1,9 +1,6 @@
 //! pre-push through real `git push` to a bare repository, and notes that travel.
 
-use crate::common::TestRepo;
-
-const WEAKENED: &str = "def test_rate():\n    assert RATE >= 0\n";
-const REASON: &str = "Rate now comes from the tax table, exact value tested there";
+use crate::common::{REASON, TestRepo, WEAKENED};
 
 fn sneak_commit(repo: &TestRepo) -> String {
     repo.write("tests/test_invoice.py", WEAKENED);
