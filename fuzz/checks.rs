@@ -6,7 +6,8 @@
 #![allow(dead_code)]
 
 use git_guard::config::Config;
-use git_guard::notes::{parse, quote_path, unquote_path};
+use git_guard::notes::parse;
+use git_guard::paths::{quote_path, unquote_path};
 use git_guard::weakening::analyse;
 use git_guard::weakening::lexer::{GO, JAVA, JAVASCRIPT, PYTHON, RUST, strip};
 

@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use git2::{ObjectType, Oid, Repository};
 use serde::Deserialize;
 
+use crate::changes::Blobs;
 use crate::changes::{Change, Status};
 use crate::check::Report;
 use crate::exit::{Outcome, hinted};
 use crate::policy::Policy;
 use crate::render;
 use crate::repo::Repo;
-use crate::weakening::Blobs;
 
 /// The agents whose hook protocol we speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -24,6 +24,12 @@ pub enum Status {
     TypeChanged,
 }
 
+impl serde::Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.word())
+    }
+}
+
 impl Status {
     /// The one-letter code `git diff --name-status` uses.
     pub fn letter(self) -> char {
@@ -77,6 +83,27 @@ impl Change {
         let old = self.old_path.as_deref();
         let new = self.new_path.as_deref().filter(|n| Some(*n) != old);
         old.into_iter().chain(new)
+    }
+}
+
+/// Where the analyser reads file contents from (the object database, in practice).
+pub trait Blobs {
+    /// The bytes of blob `id`, if it can be read.
+    fn blob(&self, id: Oid) -> Option<Vec<u8>>;
+}
+
+/// A source with no contents: only path findings are produced.
+pub struct NoBlobs;
+
+impl Blobs for NoBlobs {
+    fn blob(&self, _: Oid) -> Option<Vec<u8>> {
+        None
+    }
+}
+
+impl Blobs for Repo {
+    fn blob(&self, id: Oid) -> Option<Vec<u8>> {
+        self.git.find_blob(id).ok().map(|b| b.content().to_vec())
     }
 }
 

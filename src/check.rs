@@ -7,22 +7,23 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use crate::changes::Blobs;
 use crate::changes::{Change, Status};
 use crate::config::Config;
+use crate::finding::Finding;
 use crate::policy::Policy;
-use crate::weakening::{self, Blobs, Finding};
+use crate::weakening;
 
 /// A changed file that touches a protected path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Protected {
     /// How the file changed.
-    #[serde(serialize_with = "crate::render::serialize_status")]
     pub status: Status,
     /// Its path before, if any.
-    #[serde(serialize_with = "crate::render::serialize_opt_path")]
+    #[serde(serialize_with = "crate::paths::serialize_opt_path")]
     pub old_path: Option<Vec<u8>>,
     /// Its path after, if any.
-    #[serde(serialize_with = "crate::render::serialize_opt_path")]
+    #[serde(serialize_with = "crate::paths::serialize_opt_path")]
     pub new_path: Option<Vec<u8>>,
     /// Each of its paths that is protected, with the pattern that protects it.
     pub matched: Vec<Match>,
@@ -32,7 +33,7 @@ pub struct Protected {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Match {
     /// The protected path.
-    #[serde(serialize_with = "crate::render::serialize_path")]
+    #[serde(serialize_with = "crate::paths::serialize_path")]
     pub path: Vec<u8>,
     /// The `[protect].paths` pattern (or the always-protected `guard.toml`).
     pub pattern: String,
@@ -142,7 +143,7 @@ mod tests {
     fn evaluate(changes: &[Change]) -> Report {
         let config = Config::default();
         let policy = Policy::new(&config.protect.paths).unwrap();
-        Report::evaluate(changes, &config, &policy, &weakening::NoBlobs)
+        Report::evaluate(changes, &config, &policy, &crate::changes::NoBlobs)
     }
 
     #[test]
@@ -169,7 +170,10 @@ mod tests {
             }]
         );
         assert_eq!(r.findings.len(), 1);
-        assert_eq!(r.findings[0].kind, "protected-moved");
+        assert_eq!(
+            r.findings[0].kind,
+            crate::finding::FindingKind::ProtectedMoved
+        );
         assert!(r.findings[0].blocking);
         assert_eq!(
             r.approval_paths(),
@@ -217,7 +221,7 @@ mod tests {
             Some("tests/t.py"),
             Some("checks/t.py"),
         )];
-        let r = Report::evaluate(&changes, &config, &policy, &weakening::NoBlobs);
+        let r = Report::evaluate(&changes, &config, &policy, &crate::changes::NoBlobs);
         assert_eq!(r.findings.len(), 1);
         assert!(!r.findings[0].blocking);
         assert_eq!(r.approval_paths(), vec![b"tests/t.py".to_vec()]);
@@ -234,7 +238,7 @@ mod tests {
             Some("checks/t.py"),
         )];
         assert!(
-            Report::evaluate(&changes, &config, &policy, &weakening::NoBlobs)
+            Report::evaluate(&changes, &config, &policy, &crate::changes::NoBlobs)
                 .findings
                 .is_empty()
         );

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::exit::hinted;
+use crate::finding::FindingKind;
 use crate::policy::Policy;
 
 /// The file name of the policy, at the repository root.
@@ -15,15 +16,6 @@ pub const FILE_NAME: &str = "guard.toml";
 
 /// The commented default policy that `git guard init` writes.
 pub const EXAMPLE: &str = include_str!("../guard.toml.example");
-
-/// Names of the weakening findings a policy may list in `[weakening].block`.
-pub const FINDING_KINDS: [&str; 5] = [
-    "skip-added",
-    "assertions-removed",
-    "assertion-loosened",
-    "test-removed",
-    "protected-moved",
-];
 
 /// Languages whose markers can be extended under `[weakening.markers.<lang>]`.
 pub const LANGUAGES: [&str; 5] = ["python", "rust", "javascript", "go", "java"];
@@ -114,7 +106,7 @@ impl Default for Weakening {
     fn default() -> Self {
         Weakening {
             enabled: true,
-            block: FINDING_KINDS.map(String::from).to_vec(),
+            block: FindingKind::ALL.map(|k| k.name().to_string()).to_vec(),
             markers: BTreeMap::new(),
         }
     }
@@ -187,10 +179,11 @@ impl Config {
             )
         })?;
         for kind in &self.weakening.block {
-            if !FINDING_KINDS.contains(&kind.as_str()) {
+            if FindingKind::from_name(kind).is_none() {
+                let known: Vec<&str> = FindingKind::ALL.map(FindingKind::name).to_vec();
                 return Err(hinted(
                     format!("{origin}: [weakening].block: unknown finding `{kind}`"),
-                    format!("known findings: {}", FINDING_KINDS.join(", ")),
+                    format!("known findings: {}", known.join(", ")),
                 ));
             }
         }
@@ -217,8 +210,8 @@ impl Config {
     }
 
     /// Whether a finding of this kind needs an override.
-    pub fn blocks(&self, kind: &str) -> bool {
-        self.weakening.block.iter().any(|k| k == kind)
+    pub fn blocks(&self, kind: FindingKind) -> bool {
+        self.weakening.block.iter().any(|k| k == kind.name())
     }
 }
 

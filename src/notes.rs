@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use anyhow::Context;
 use git2::Oid;
 
+use crate::paths::{quote_path, unquote_path};
 use crate::repo::Repo;
 
 /// The first line of every block git-guard writes.
@@ -129,85 +130,6 @@ pub fn covers(approvals: &[Approval], required: &[Vec<u8>], min_reason_chars: us
         && required
             .iter()
             .all(|path| valid.iter().any(|a| a.paths.contains(path)))
-}
-
-/// Quotes a path the way git does (`core.quotePath`), also quoting spaces so a trailer
-/// value keeps its exact bytes.
-pub fn quote_path(path: &[u8]) -> String {
-    let needs_quotes = path
-        .iter()
-        .any(|&b| matches!(b, b'"' | b'\\' | b' ') || !(0x20..0x7f).contains(&b));
-    if !needs_quotes {
-        return String::from_utf8_lossy(path).into_owned();
-    }
-    let mut out = String::with_capacity(path.len() + 2);
-    out.push('"');
-    for &b in path {
-        match b {
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            b'\t' => out.push_str("\\t"),
-            b'\n' => out.push_str("\\n"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            b'\r' => out.push_str("\\r"),
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b if !(0x20..0x7f).contains(&b) => out.push_str(&format!("\\{b:03o}")),
-            b => out.push(b as char),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Reverses [`quote_path`]; an unquoted value is taken as it is.
-pub fn unquote_path(value: &str) -> Vec<u8> {
-    let Some(inner) = value
-        .strip_prefix('"')
-        .and_then(|rest| rest.strip_suffix('"'))
-    else {
-        return value.as_bytes().to_vec();
-    };
-    let bytes = inner.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'\\' || i + 1 == bytes.len() {
-            out.push(bytes[i]);
-            i += 1;
-            continue;
-        }
-        let escaped = bytes[i + 1];
-        i += 2;
-        let simple = match escaped {
-            b'a' => Some(0x07),
-            b'b' => Some(0x08),
-            b't' => Some(b'\t'),
-            b'n' => Some(b'\n'),
-            b'v' => Some(0x0b),
-            b'f' => Some(0x0c),
-            b'r' => Some(b'\r'),
-            b'"' => Some(b'"'),
-            b'\\' => Some(b'\\'),
-            _ => None,
-        };
-        if let Some(b) = simple {
-            out.push(b);
-            continue;
-        }
-        let octal = &bytes[i - 1..(i + 2).min(bytes.len())];
-        if octal.len() == 3 && octal.iter().all(|d| (b'0'..=b'7').contains(d)) {
-            let value = octal
-                .iter()
-                .fold(0u32, |acc, d| acc * 8 + u32::from(d - b'0'));
-            out.push(value as u8);
-            i += 2;
-        } else {
-            out.extend_from_slice(&[b'\\', escaped]);
-        }
-    }
-    out
 }
 
 /// The note text on `commit`, if any.
@@ -532,27 +454,6 @@ mod tests {
             parsed[0].paths,
             vec![b"tests/test_invoice_rounding.py".to_vec()]
         );
-    }
-
-    #[test]
-    fn quoting_follows_git() {
-        assert_eq!(quote_path(b"tests/plain.py"), "tests/plain.py");
-        assert_eq!(quote_path(b"tests/a b.py"), "\"tests/a b.py\"");
-        assert_eq!(quote_path(b"tests/a\nb.py"), "\"tests/a\\nb.py\"");
-        assert_eq!(
-            quote_path("tests/é.py".as_bytes()),
-            "\"tests/\\303\\251.py\""
-        );
-        assert_eq!(quote_path(b"a\"b\\c\t"), "\"a\\\"b\\\\c\\t\"");
-        assert_eq!(quote_path(b"\x01\x7f"), "\"\\001\\177\"");
-    }
-
-    #[test]
-    fn unquote_reverses_quote_for_every_byte() {
-        let all: Vec<u8> = (0u8..=255).collect();
-        assert_eq!(unquote_path(&quote_path(&all)), all);
-        assert_eq!(unquote_path("plain/path.py"), b"plain/path.py");
-        assert_eq!(unquote_path("\"dangling\\\""), b"dangling\\");
     }
 
     #[test]

@@ -6,9 +6,9 @@ use std::io::{self, Write};
 
 use serde::Serializer;
 
-use crate::changes::Status;
 use crate::check::Report;
-use crate::notes::{Approval, quote_path};
+use crate::notes::Approval;
+use crate::paths::{quote_path, serialize_paths};
 use crate::repo::PolicySource;
 use crate::settings::{self, FindingsDetail, Stream};
 
@@ -45,27 +45,6 @@ pub fn paint(stream: Stream, role: Role, text: &str) -> String {
 /// A path for people: as git shows it (`"tests/a b.py"` quoted, plain otherwise).
 pub fn path(bytes: &[u8]) -> String {
     quote_path(bytes)
-}
-
-/// Serde: a byte path as a JSON string, UTF-8 when it is, git-quoted when it is not.
-pub fn serialize_path<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => s.serialize_str(text),
-        Err(_) => s.serialize_str(&quote_path(bytes)),
-    }
-}
-
-/// Serde: an optional byte path.
-pub fn serialize_opt_path<S: Serializer>(bytes: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-    match bytes {
-        Some(b) => serialize_path(b, s),
-        None => s.serialize_none(),
-    }
-}
-
-/// Serde: a status as its word.
-pub fn serialize_status<S: Serializer>(status: &Status, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(status.word())
 }
 
 /// Where the policy came from, for one line of context.
@@ -398,18 +377,6 @@ impl From<&Approval> for ApprovalView {
             blocked_attempts: a.blocked_attempts,
         }
     }
-}
-
-fn serialize_paths<S: Serializer>(paths: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(paths.len()))?;
-    for p in paths {
-        match std::str::from_utf8(p) {
-            Ok(text) => seq.serialize_element(text)?,
-            Err(_) => seq.serialize_element(&quote_path(p))?,
-        }
-    }
-    seq.end()
 }
 
 /// `check` as text.

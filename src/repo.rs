@@ -232,12 +232,6 @@ impl Repo {
     }
 }
 
-impl crate::weakening::Blobs for Repo {
-    fn blob(&self, id: Oid) -> Option<Vec<u8>> {
-        self.git.find_blob(id).ok().map(|b| b.content().to_vec())
-    }
-}
-
 /// A commit's subject line, lossily decoded.
 pub fn subject(commit: &Commit<'_>) -> String {
     commit

@@ -12,75 +12,16 @@ pub mod rules;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use git2::Oid;
-use serde::Serialize;
 use similar::{DiffOp, TextDiff};
 
-use crate::changes::{Change, Status};
+use crate::changes::{Blobs, Change, Status};
 use crate::config::Config;
+pub use crate::finding::{Finding, FindingKind};
 use crate::policy::Policy;
 use rules::{Language, Rules};
 
-/// Fewer `skip`/`ignore`/`.only`/… markers before than after.
-pub const SKIP_ADDED: &str = "skip-added";
-/// Fewer assertions after than before.
-pub const ASSERTIONS_REMOVED: &str = "assertions-removed";
-/// An equality assertion replaced by a weaker one in the same hunk.
-pub const ASSERTION_LOOSENED: &str = "assertion-loosened";
-/// Fewer test definitions after than before, or a test file deleted.
-pub const TEST_REMOVED: &str = "test-removed";
-/// A file moved from a protected path to an unprotected one.
-pub const PROTECTED_MOVED: &str = "protected-moved";
-
 /// Files larger than this are not analysed (generated fixtures, not hand-written tests).
 const MAX_ANALYSED_BYTES: usize = 4 << 20;
-
-/// One thing a change did that weakens the tests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// The finding's name, as listed in `[weakening].block`.
-    pub kind: &'static str,
-    /// The file it is in (the new path when the file still exists).
-    #[serde(serialize_with = "crate::render::serialize_path")]
-    pub path: Vec<u8>,
-    /// The 1-based line in the new content (for a deleted file, none).
-    pub line: Option<u32>,
-    /// A short human description.
-    pub detail: String,
-    /// Whether the policy makes this finding need an override.
-    pub blocking: bool,
-}
-
-impl Finding {
-    /// `path:line` (or the path alone), the path quoted as git quotes it.
-    pub fn location(&self) -> String {
-        let path = crate::notes::quote_path(&self.path);
-        match self.line {
-            Some(line) => format!("{path}:{line}"),
-            None => path,
-        }
-    }
-
-    /// `kind path:line`, as notes (`Guard-Findings`) and the ledger record it.
-    pub fn label(&self) -> String {
-        format!("{} {}", self.kind, self.location())
-    }
-}
-
-/// Where the analyser reads file contents from (the object database, in practice).
-pub trait Blobs {
-    /// The bytes of blob `id`, if it can be read.
-    fn blob(&self, id: Oid) -> Option<Vec<u8>>;
-}
-
-/// A source with no contents: only path findings are produced.
-pub struct NoBlobs;
-
-impl Blobs for NoBlobs {
-    fn blob(&self, _: Oid) -> Option<Vec<u8>> {
-        None
-    }
-}
 
 /// All findings for a set of changes.
 pub fn findings(
@@ -109,7 +50,7 @@ pub fn path_findings(changes: &[Change], policy: &Policy) -> Vec<Finding> {
                 return None;
             }
             Some(Finding {
-                kind: PROTECTED_MOVED,
+                kind: FindingKind::ProtectedMoved,
                 path: new.to_vec(),
                 line: None,
                 detail: format!(
@@ -307,7 +248,7 @@ fn compare(
     let syntax = language.syntax();
     let old_code = lexer::strip(old, syntax);
     let before = scan(&old_code, rules);
-    let finding = |kind: &'static str, line: Option<usize>, detail: String| Finding {
+    let finding = |kind: FindingKind, line: Option<usize>, detail: String| Finding {
         kind,
         path: path.to_vec(),
         line: line.map(|l| l as u32 + 1),
@@ -323,7 +264,7 @@ fn compare(
             "test file deleted ({n} {})",
             if n == 1 { "test" } else { "tests" }
         );
-        return vec![finding(TEST_REMOVED, None, detail)];
+        return vec![finding(FindingKind::TestRemoved, None, detail)];
     };
     let new_code = lexer::strip(new, syntax);
     if new_code == old_code {
@@ -338,7 +279,7 @@ fn compare(
             .iter()
             .find(|h| count(&before.tests, &h.old) > count(&after.tests, &h.new));
         out.push(finding(
-            TEST_REMOVED,
+            FindingKind::TestRemoved,
             at.map(|h| h.new.start),
             format!(
                 "{} tests before, {} after",
@@ -354,7 +295,7 @@ fn compare(
         for hit in within(&after.skips, &h.new).take(added.min(extra_skips)) {
             let shown = source_line(new, hit.line).unwrap_or_else(|| hit.text.clone());
             out.push(finding(
-                SKIP_ADDED,
+                FindingKind::SkipAdded,
                 Some(hit.line),
                 format!("`{shown}` added"),
             ));
@@ -367,7 +308,7 @@ fn compare(
             .iter()
             .find(|h| count(&before.asserts, &h.old) > count(&after.asserts, &h.new));
         out.push(finding(
-            ASSERTIONS_REMOVED,
+            FindingKind::AssertionsRemoved,
             at.map(|h| h.new.start),
             format!(
                 "{} assertions before, {} after",
@@ -389,7 +330,7 @@ fn compare(
             let was_shown = source_line(old, was.line).unwrap_or_else(|| was.text.clone());
             let now_shown = source_line(new, now.line).unwrap_or_else(|| now.text.clone());
             out.push(finding(
-                ASSERTION_LOOSENED,
+                FindingKind::AssertionLoosened,
                 Some(now.line),
                 format!("`{was_shown}` replaced by `{now_shown}`"),
             ));

@@ -67,7 +67,13 @@ fn the_incident_gives_exactly_loosened_and_skip() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/weakening/python/incident");
     let (found, _) = run_case(&dir);
     let kinds: Vec<&str> = found.iter().map(|f| f.split(' ').next().unwrap()).collect();
-    assert_eq!(kinds, vec![ASSERTION_LOOSENED, SKIP_ADDED]);
+    assert_eq!(
+        kinds,
+        vec![
+            FindingKind::AssertionLoosened.name(),
+            FindingKind::SkipAdded.name()
+        ]
+    );
 }
 
 #[test]
@@ -81,7 +87,10 @@ fn custom_markers_from_guard_toml_are_counted() {
     let new = b"@flaky_skip\ndef test_a():\n    assert f() == 1\n";
     let found = compare(b"tests/t.py", Language::Python, &rules, old, Some(new));
     assert_eq!(found.len(), 1);
-    assert_eq!((found[0].kind, found[0].line), (SKIP_ADDED, Some(1)));
+    assert_eq!(
+        (found[0].kind, found[0].line),
+        (FindingKind::SkipAdded, Some(1))
+    );
 }
 
 #[test]
