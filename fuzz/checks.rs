@@ -33,7 +33,7 @@ pub fn note(data: &[u8]) {
 /// git's pre-push stdin: any text gives ref lines or an error, never a panic.
 pub fn pre_push(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data)
-        && let Ok(lines) = git_guard::hook::parse_push_lines(text)
+        && let Ok(lines) = git_guard::cmd::hook::parse_push_lines(text)
     {
         assert!(lines.len() <= text.lines().count());
     }

@@ -1,4 +1,4 @@
-//! `git guard agent-hook`: judge a coding agent's edit before it reaches the disk.
+//! A coding agent's edit, judged before it reaches the disk (`git guard agent-hook`).
 //!
 //! The agent's hook hands us the tool call; we rebuild the file as the edit would leave
 //! it, run the same policy and weakening engine as the commit hook on (file on disk →
@@ -6,26 +6,17 @@
 //! edit made another way (a shell command) is still stopped at commit and in CI.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use git2::{ObjectType, Oid, Repository};
+use git2::{ObjectType, Oid};
 use serde::Deserialize;
 
 use crate::changes::Blobs;
 use crate::changes::{Change, Status};
-use crate::check::Report;
-use crate::exit::{Outcome, hinted};
-use crate::policy::Policy;
-use crate::render;
+use crate::exit::hinted;
+use crate::policy::Rules;
 use crate::repo::Repo;
-
-/// The agents whose hook protocol we speak.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Agent {
-    /// Claude Code's `PreToolUse` hook (JSON on stdin, a JSON decision on stdout).
-    ClaudeCode,
-}
+use crate::report::Report;
 
 /// A Claude Code `PreToolUse` payload: the parts we read.
 #[derive(Debug, Deserialize)]
@@ -57,33 +48,19 @@ struct Edit {
     replace_all: bool,
 }
 
-/// What we tell the agent.
+/// What we tell the agent, with the report it rests on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     /// No opinion: not a file edit, outside a repository, or nothing protected.
     Pass,
     /// A protected path without weakening: a human decides (Claude Code asks the user).
-    Ask(String),
+    Ask(Report),
     /// Weakening the policy blocks: the edit is refused, with what to do instead.
-    Deny(String),
+    Deny(Report),
 }
 
-/// `git guard agent-hook <agent>`: reads the payload on stdin, writes the decision.
-pub fn run(agent: Agent, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    let mut input = String::new();
-    std::io::stdin()
-        .read_to_string(&mut input)
-        .map_err(|e| hinted(format!("cannot read the hook payload: {e}"), PAYLOAD_HINT))?;
-    match agent {
-        Agent::ClaudeCode => {
-            let decision = judge_claude_code(&input)?;
-            render::claude_code_decision(out, &decision)?;
-        }
-    }
-    Ok(Outcome::Allowed)
-}
-
-const PAYLOAD_HINT: &str = "configure this command as a Claude Code PreToolUse hook (README, \"Agent hooks\"); \
+/// What to tell a user whose hook payload cannot be read.
+pub const PAYLOAD_HINT: &str = "configure this command as a Claude Code PreToolUse hook (README, \"Agent hooks\"); \
      it reads the hook's JSON payload on stdin";
 
 /// The decision for one Claude Code payload.
@@ -112,8 +89,7 @@ pub fn judge_claude_code(payload: &str) -> anyhow::Result<Decision> {
     else {
         return Ok(Decision::Pass); // the edit will not apply; the tool itself reports that
     };
-    let (config, _) = repo.policy()?;
-    let policy = Policy::new(&config.protect.paths)?;
+    let rules = Rules::load(&repo)?;
     let mut blobs = MemoryBlobs::default();
     let old_id = current.map(|bytes| blobs.add(bytes)).transpose()?;
     let new_id = blobs.add(proposed)?;
@@ -132,11 +108,11 @@ pub fn judge_claude_code(payload: &str) -> anyhow::Result<Decision> {
         old_id,
         new_id: Some(new_id),
     };
-    let report = Report::evaluate(&[change], &config, &policy, &blobs);
+    let report = Report::evaluate(&[change], &rules, &blobs);
     Ok(if report.findings.iter().any(|f| f.blocking) {
-        Decision::Deny(render::agent_denial(&report))
+        Decision::Deny(report)
     } else if report.needs_approval() {
-        Decision::Ask(render::agent_question(&report))
+        Decision::Ask(report)
     } else {
         Decision::Pass
     })
@@ -147,8 +123,8 @@ fn locate(file: &Path) -> Option<(Repo, PathBuf)> {
     let dir = file.parent()?;
     // The directory may not exist yet (Write creates it): start at its nearest ancestor.
     let existing = dir.ancestors().find(|d| d.is_dir())?;
-    let git = Repository::discover(existing).ok()?;
-    let root = git.workdir()?.canonicalize().ok()?;
+    let repo = Repo::discover(existing)?;
+    let root = repo.git.workdir()?.canonicalize().ok()?;
     let real_dir = existing.canonicalize().ok()?;
     let rest = dir.strip_prefix(existing).ok()?;
     let relative = real_dir
@@ -156,7 +132,7 @@ fn locate(file: &Path) -> Option<(Repo, PathBuf)> {
         .ok()?
         .join(rest)
         .join(file.file_name()?);
-    Some((Repo { git }, relative))
+    Some((repo, relative))
 }
 
 /// The file as the tool call would leave it; `None` when an edit would not apply.

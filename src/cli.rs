@@ -1,8 +1,8 @@
 //! The command line, as clap derive types. Their doc comments are the manual.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
-use crate::hook::HookName;
+pub use crate::render::{CiFormat, Format};
 
 /// Stop silent test weakening: changes to protected test paths need a human's reason,
 /// stored in git notes and re-checked in CI.
@@ -29,26 +29,29 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Output format of `check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum Format {
-    /// For people.
-    #[default]
-    Text,
-    /// One stable JSON document (see README, "JSON output").
-    Json,
+/// The hooks git-guard answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HookName {
+    /// Before a commit is recorded: judge the staged change.
+    PreCommit,
+    /// After a commit is recorded: attach the approval as a note.
+    PostCommit,
+    /// Before a push: judge every outgoing commit, then push the notes.
+    PrePush,
+    /// Called by the pre-commit framework (pre-commit, prek) at any of its stages.
+    ///
+    /// The framework hides git's hook name and pre-push stdin, so the stage is read off
+    /// its environment: `PRE_COMMIT_REMOTE_NAME` means pre-push (the refs come from
+    /// `PRE_COMMIT_FROM_REF`/`TO_REF`); otherwise a staged change means pre-commit, and an
+    /// empty index means post-commit.
+    PreCommitFramework,
 }
 
-/// Output format of `ci`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum CiFormat {
-    /// For people.
-    #[default]
-    Text,
-    /// One stable JSON document (see README, "JSON output").
-    Json,
-    /// Text plus `::error` annotations, and Markdown appended to $GITHUB_STEP_SUMMARY.
-    Github,
+/// The agents whose hook protocol we speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Agent {
+    /// Claude Code's `PreToolUse` hook (JSON on stdin, a JSON decision on stdout).
+    ClaudeCode,
 }
 
 /// The commands.
@@ -212,7 +215,7 @@ pub enum Command {
     AgentHook {
         /// The agent whose hook protocol to speak.
         #[arg(value_enum)]
-        agent: crate::agent::Agent,
+        agent: Agent,
     },
     /// Print the man page (roff) to stdout, or write one page per command into DIR.
     ///

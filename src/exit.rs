@@ -4,10 +4,6 @@
 //! error (exit 2). Errors may carry a [`Hint`] that tells the user how to fix them.
 
 use std::fmt;
-use std::io::Write;
-
-use crate::render::{Role, paint};
-use crate::settings::Stream;
 
 /// What a command decided, once it managed to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,51 +56,10 @@ pub fn hinted(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Er
     })
 }
 
-/// The hint given when an error carries none of its own.
-const FALLBACK_HINT: &str = "nothing was changed; if this persists, report it with the command you ran \
-     and the output of `git --version`";
-
-/// Prints `error: <cause chain>` and `hint: <fix>` to `err`, never a backtrace.
-pub fn print_error(err: &mut dyn Write, error: &anyhow::Error) {
-    let hint = error
+/// The hint an error carries anywhere in its chain, if any.
+pub fn hint_of(error: &anyhow::Error) -> Option<&str> {
+    error
         .chain()
         .find_map(|cause| cause.downcast_ref::<Hint>())
         .map(|h| h.hint.as_str())
-        .unwrap_or(FALLBACK_HINT);
-    let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
-    let error_word = paint(Stream::Stderr, Role::Blocked, "error:");
-    let hint_word = paint(Stream::Stderr, Role::Hint, "hint:");
-    let _ = writeln!(err, "{error_word} {}", chain.join(": "));
-    for line in hint.lines() {
-        let _ = writeln!(err, "{hint_word} {line}");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use anyhow::Context;
-
-    #[test]
-    fn hint_is_found_under_context_and_chain_is_joined() {
-        let e: anyhow::Result<()> = Err(hinted("bad glob `[`", "close the bracket"));
-        let e = e.context("reading guard.toml").unwrap_err();
-        let mut buf = Vec::new();
-        print_error(&mut buf, &e);
-        assert_eq!(
-            String::from_utf8(buf).unwrap(),
-            "error: reading guard.toml: bad glob `[`\nhint: close the bracket\n"
-        );
-    }
-
-    #[test]
-    fn an_error_without_hint_gets_the_fallback() {
-        let mut buf = Vec::new();
-        print_error(&mut buf, &anyhow::anyhow!("boom"));
-        let text = String::from_utf8(buf).unwrap();
-        assert!(
-            text.starts_with("error: boom\nhint: nothing was changed"),
-            "{text}"
-        );
-    }
 }

@@ -8,27 +8,32 @@
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus};
-use std::time::Instant;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-use signal_hook::iterator::Signals;
 
-use crate::exit::{Outcome, hinted};
 use crate::notes;
-use crate::policy::Policy;
-use crate::render;
 use crate::repo::Repo;
-use crate::{changes, check::Report};
+
+/// What a ledger line records.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    /// One `git guard run` of an agent command.
+    #[default]
+    Attempt,
+    /// A hook blocked a commit or a push.
+    Blocked,
+    /// `git guard ledger --reset`: a new budget starts after this line.
+    Reset,
+}
 
 /// One ledger line. Unknown fields are kept out of the way of older readers.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
-    /// `attempt`, `blocked` or `reset`.
-    pub kind: String,
+    /// What the line records.
+    pub kind: EntryKind,
     /// RFC 3339 UTC.
     pub ts: String,
     /// attempt: first 12 hex digits of sha256 of the argv (never the argv itself).
@@ -127,7 +132,7 @@ pub fn read(path: &Path) -> anyhow::Result<Vec<Entry>> {
 pub fn current(entries: &[Entry]) -> &[Entry] {
     let start = entries
         .iter()
-        .rposition(|e| e.kind == "reset")
+        .rposition(|e| e.kind == EntryKind::Reset)
         .map_or(0, |i| i + 1);
     &entries[start..]
 }
@@ -151,7 +156,7 @@ fn count_blocks(repo: &Repo, matches: impl Fn(&Entry) -> bool) -> Option<u32> {
     let entries = read(&default_path(repo)).unwrap_or_default();
     let n = current(&entries)
         .iter()
-        .filter(|e| e.kind == "blocked" && matches(e))
+        .filter(|e| e.kind == EntryKind::Blocked && matches(e))
         .count() as u32;
     (n > 0).then_some(n)
 }
@@ -159,7 +164,7 @@ fn count_blocks(repo: &Repo, matches: impl Fn(&Entry) -> bool) -> Option<u32> {
 /// Records a block by a hook. Failing to record must never turn a block into an error,
 /// so a failure here is reported by the caller as a warning at most.
 pub fn record_block(repo: &Repo, mut entry: Entry) -> anyhow::Result<()> {
-    entry.kind = "blocked".into();
+    entry.kind = EntryKind::Blocked;
     entry.ts = notes::now();
     append(&default_path(repo), &entry)
 }
@@ -173,227 +178,6 @@ pub fn argv_sha(argv: &[String]) -> String {
     }
     let digest = hasher.finalize();
     digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
-}
-
-/// `git guard run [--max-attempts N] [--ledger PATH] -- CMD…`.
-pub fn run(
-    repo: &Repo,
-    max_attempts: Option<u32>,
-    ledger: Option<PathBuf>,
-    argv: &[String],
-    err: &mut dyn Write,
-) -> anyhow::Result<i32> {
-    let (config, _) = repo.policy()?;
-    let path = ledger.unwrap_or_else(|| default_path(repo));
-    let budget = max_attempts.unwrap_or(config.ledger.max_attempts);
-    let entries = read(&path)?;
-    let used = current(&entries)
-        .iter()
-        .filter(|e| e.kind == "attempt")
-        .count() as u32;
-    if used >= budget {
-        return Err(hinted(
-            format!(
-                "the attempt budget is spent: {used} of {budget} attempts in {}",
-                path.display()
-            ),
-            "a human reviews the attempts (`git guard ledger`) and starts a new budget with \
-             `git guard ledger --reset`",
-        ));
-    }
-    let Some((program, args)) = argv.split_first() else {
-        return Err(hinted(
-            "no command to run",
-            "git guard run -- <command> [args…]",
-        ));
-    };
-    let head_before = head_id(repo);
-    let dirty_before = dirty_paths(repo)?;
-    // Handlers first: a Ctrl-C that arrives just after the command starts must not kill
-    // us before the line is written.
-    let signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).context("installing signal handlers")?;
-    let started = Instant::now();
-    let mut child = Command::new(program).args(args).spawn().map_err(|e| {
-        hinted(
-            format!("cannot run `{program}`: {e}"),
-            "check the command and PATH",
-        )
-    })?;
-    let status = wait_forwarding_signals(&mut child, signals)?;
-    let seconds = (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0;
-
-    let repo = Repo::open_at(repo.git.path())?; // see what the command did
-    let head_after = head_id(&repo);
-    let (protected_changed, findings) =
-        changed_during(&repo, &head_before, &head_after, &dirty_before)?;
-    let (exit, signal) = exit_and_signal(status);
-    let entry = Entry {
-        kind: "attempt".into(),
-        ts: notes::now(),
-        argv_sha: Some(argv_sha(argv)),
-        exit,
-        signal,
-        seconds: Some(seconds),
-        head_before,
-        head_after,
-        protected_changed: Some(protected_changed),
-        findings: Some(findings),
-        ..Entry::default()
-    };
-    append(&path, &entry)?;
-    render::attempt_recorded(err, used + 1, budget, &entry)?;
-    Ok(exit.unwrap_or_else(|| 128 + signal.unwrap_or(0)))
-}
-
-fn exit_and_signal(status: ExitStatus) -> (Option<i32>, Option<i32>) {
-    use std::os::unix::process::ExitStatusExt;
-    (status.code(), status.signal())
-}
-
-/// Waits for the child while SIGINT is ignored here (the terminal delivers Ctrl-C to
-/// the child's process group itself) and SIGTERM / SIGHUP are passed on to it, so the
-/// ledger line is always written.
-fn wait_forwarding_signals(
-    child: &mut std::process::Child,
-    mut signals: Signals,
-) -> anyhow::Result<ExitStatus> {
-    let handle = signals.handle();
-    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    let forwarder = std::thread::spawn(move || {
-        for signal in signals.forever() {
-            if signal == SIGINT {
-                continue;
-            }
-            if let Ok(sig) = nix::sys::signal::Signal::try_from(signal) {
-                let _ = nix::sys::signal::kill(pid, sig);
-            }
-        }
-    });
-    let status = child.wait().context("waiting for the command");
-    handle.close();
-    let _ = forwarder.join();
-    status
-}
-
-fn head_id(repo: &Repo) -> Option<String> {
-    repo.head_commit()
-        .ok()
-        .flatten()
-        .map(|c| c.id().to_string())
-}
-
-/// Paths that differ from HEAD in the index or work tree, with their status, so a run
-/// is only charged for what it changed.
-fn dirty_paths(repo: &Repo) -> anyhow::Result<Vec<(Vec<u8>, u32)>> {
-    let mut opts = git2::StatusOptions::new();
-    opts.include_untracked(true)
-        .recurse_untracked_dirs(true)
-        .renames_head_to_index(true);
-    let statuses = repo
-        .git
-        .statuses(Some(&mut opts))
-        .context("reading git status")?;
-    let mut out: Vec<(Vec<u8>, u32)> = statuses
-        .iter()
-        .map(|s| (s.path_bytes().to_vec(), s.status().bits()))
-        .collect();
-    out.sort();
-    Ok(out)
-}
-
-/// Protected paths and findings from commits made during the run, plus protected paths
-/// whose status in the index or work tree changed during it.
-fn changed_during(
-    repo: &Repo,
-    before: &Option<String>,
-    after: &Option<String>,
-    dirty_before: &[(Vec<u8>, u32)],
-) -> anyhow::Result<(Vec<String>, Vec<String>)> {
-    let (config, _) = repo.policy()?;
-    let policy = Policy::new(&config.protect.paths)?;
-    let mut protected = std::collections::BTreeSet::new();
-    let mut findings = Vec::new();
-    if before != after
-        && let Some(after) = after
-    {
-        let mut walk = repo.git.revwalk()?;
-        walk.push(git2::Oid::from_str(after)?)?;
-        if let Some(before) = before {
-            let _ = walk.hide(git2::Oid::from_str(before)?);
-        }
-        for id in walk {
-            let commit = repo.git.find_commit(id?)?;
-            let report =
-                Report::evaluate(&changes::of_commit(repo, &commit)?, &config, &policy, repo);
-            collect(&report, &mut protected, &mut findings);
-        }
-    }
-    let staged = Report::evaluate(&changes::staged(repo)?, &config, &policy, repo);
-    for (path, status) in dirty_paths(repo)? {
-        let unchanged = dirty_before.binary_search(&(path.clone(), status)).is_ok();
-        if !unchanged && policy.is_protected(&path) {
-            protected.insert(render::path(&path));
-        }
-    }
-    for f in staged.findings.iter() {
-        let label = f.label();
-        let path = render::path(&f.path);
-        if dirty_before.iter().all(|(p, _)| render::path(p) != path) && !findings.contains(&label) {
-            findings.push(label);
-        }
-    }
-    Ok((protected.into_iter().collect(), findings))
-}
-
-fn collect(
-    report: &Report,
-    protected: &mut std::collections::BTreeSet<String>,
-    findings: &mut Vec<String>,
-) {
-    for p in &report.protected {
-        for m in &p.matched {
-            protected.insert(render::path(&m.path));
-        }
-    }
-    for f in &report.findings {
-        let label = f.label();
-        if !findings.contains(&label) {
-            findings.push(label);
-        }
-    }
-}
-
-/// `git guard ledger [--format text|json] [--reset]`.
-pub fn summary(
-    repo: &Repo,
-    ledger: Option<PathBuf>,
-    json: bool,
-    reset: bool,
-    out: &mut dyn Write,
-) -> anyhow::Result<Outcome> {
-    let (config, _) = repo.policy()?;
-    let path = ledger.unwrap_or_else(|| default_path(repo));
-    if reset {
-        append(
-            &path,
-            &Entry {
-                kind: "reset".into(),
-                ts: notes::now(),
-                ..Entry::default()
-            },
-        )?;
-        render::ledger_reset(out, &path.display().to_string(), config.ledger.max_attempts)?;
-        return Ok(Outcome::Allowed);
-    }
-    let entries = read(&path)?;
-    let period = current(&entries);
-    let stats = render::LedgerStats::new(period, config.ledger.max_attempts, entries.len());
-    if json {
-        render::ledger_json(out, &stats)?;
-    } else {
-        render::ledger_text(out, &stats, &path.display().to_string())?;
-    }
-    Ok(Outcome::Allowed)
 }
 
 #[cfg(test)]
@@ -416,7 +200,7 @@ mod tests {
         append(
             &path,
             &Entry {
-                kind: "attempt".into(),
+                kind: EntryKind::Attempt,
                 ..Entry::default()
             },
         )
@@ -430,26 +214,26 @@ mod tests {
         append(
             &path,
             &Entry {
-                kind: "blocked".into(),
+                kind: EntryKind::Blocked,
                 ..Entry::default()
             },
         )
         .unwrap();
-        let kinds: Vec<String> = read(&path).unwrap().into_iter().map(|e| e.kind).collect();
-        assert_eq!(kinds, vec!["attempt", "blocked"]);
+        let kinds: Vec<EntryKind> = read(&path).unwrap().into_iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, vec![EntryKind::Attempt, EntryKind::Blocked]);
     }
 
     #[test]
     fn the_budget_period_starts_after_the_last_reset() {
-        let entry = |kind: &str| Entry {
-            kind: kind.into(),
+        let entry = |kind: EntryKind| Entry {
+            kind,
             ..Entry::default()
         };
         let all = vec![
-            entry("attempt"),
-            entry("reset"),
-            entry("attempt"),
-            entry("blocked"),
+            entry(EntryKind::Attempt),
+            entry(EntryKind::Reset),
+            entry(EntryKind::Attempt),
+            entry(EntryKind::Blocked),
         ];
         assert_eq!(current(&all).len(), 2);
         assert_eq!(current(&all[..1]).len(), 1);
@@ -465,7 +249,7 @@ mod tests {
                 std::thread::spawn(move || {
                     for _ in 0..50 {
                         let entry = Entry {
-                            kind: "attempt".into(),
+                            kind: EntryKind::Attempt,
                             argv_sha: Some(format!("{i:012}")),
                             ..Entry::default()
                         };

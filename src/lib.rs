@@ -1,59 +1,71 @@
 //! git-guard: git hooks that stop silent test weakening.
 //!
 //! The binary parses arguments and calls [`run`]; everything else is here so that tests
-//! and later tools can call the engine in-process.
+//! and later tools can call the engine in-process. Modules sit in layers and import only
+//! from layers below (README, "Architecture"; `tests/it/layers.rs` keeps it so):
+//! leaves → inputs (config, repo, policy, changes) → judgement (analysis, notes,
+//! verdict) → words (`ui`, `render`, `prompt`) → commands (`cmd`) → this dispatcher.
 
 pub mod agent;
-pub mod approval;
 pub mod atomic;
 pub mod changes;
-pub mod check;
-pub mod ci;
 pub mod cli;
-pub mod commands;
+pub mod cmd;
 pub mod config;
-pub mod demo;
-pub mod doctor;
 pub mod exit;
 pub mod finding;
-pub mod gate;
-pub mod hook;
-pub mod install;
+pub mod hook_script;
+pub mod judge;
 pub mod ledger;
 pub mod managers;
+pub mod note_store;
 pub mod notes;
 pub mod paths;
+pub mod pending;
 pub mod policy;
 pub mod prompt;
 pub mod render;
 pub mod repo;
+pub mod report;
 pub mod settings;
+pub mod ui;
+pub mod verdict;
 pub mod weakening;
 
 use std::io::Write;
 
-use cli::{Cli, Command};
+use cli::{Agent, Cli, Command, HookName};
+use cmd::{
+    agent_hook, allow, check, ci, demo, doctor, hook, init, install, ledger as ledger_cmd, log,
+    man, run as attempt,
+};
 use exit::Outcome;
 use repo::Repo;
+use ui::Ui;
 
-/// Runs one command, writing its output to `out` and diagnostics to `err`.
-pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
-    settings::init(settings::Flags {
+/// The personal settings and flags of this command line, resolved.
+pub fn settings(cli: &Cli) -> anyhow::Result<settings::Settings> {
+    settings::resolve(settings::Flags {
         color: cli.color,
         quiet: cli.quiet,
         verbose: cli.verbose,
-    })?;
+    })
+}
+
+/// Runs one command, writing its output to `out` and diagnostics to `err`.
+pub fn run(cli: Cli, ui: &Ui, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     // `-q`: a text report is not wanted, only its exit code. What the user asked for by
     // name (JSON, completions, a man page, annotations) is still written.
     let mut sink = std::io::sink();
-    let out: &mut dyn Write = if settings::quiet() && report_is_optional(&cli.command) {
+    let out: &mut dyn Write = if ui.quiet() && report_is_optional(&cli.command) {
         &mut sink
     } else {
         out
     };
+    let clap_command = || <Cli as clap::CommandFactory>::command();
     match cli.command {
-        Command::Hook { name, args } => hook::run(name, &args, err),
-        Command::Init { force } => commands::init(&Repo::open()?, force, out),
+        Command::Hook { name, args } => run_hook(name, &args, ui, err),
+        Command::Init { force } => init::run(&Repo::open()?, force, out),
         Command::Install => install::install(&Repo::open()?, out),
         Command::Uninstall => install::uninstall(&Repo::open()?, out),
         Command::Check {
@@ -61,9 +73,9 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
             commit,
             range,
             format,
-        } => commands::check(&Repo::open()?, commit, range, format, out),
-        Command::Allow { reason } => commands::allow(&Repo::open()?, &reason, out),
-        Command::Log { range } => commands::log(&Repo::open()?, range.as_deref(), out),
+        } => check::run(&Repo::open()?, ui, commit, range, format, out),
+        Command::Allow { reason } => allow::run(&Repo::open()?, ui, &reason, out),
+        Command::Log { range } => log::run(&Repo::open()?, range.as_deref(), out),
         Command::Ci {
             base,
             head,
@@ -78,6 +90,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
                 no_fetch,
                 format,
             },
+            ui,
             out,
             err,
         ),
@@ -86,33 +99,51 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result
             ledger,
             command,
         } => {
-            let code = ledger::run(&Repo::open()?, max_attempts, ledger, &command, err)?;
+            let code = attempt::run(&Repo::open()?, max_attempts, ledger, &command, err)?;
             Ok(Outcome::Passthrough(code.clamp(0, 255) as u8))
         }
         Command::Ledger {
             format,
             reset,
             ledger,
-        } => ledger::summary(
+        } => ledger_cmd::run(
             &Repo::open()?,
             ledger,
             format == cli::Format::Json,
             reset,
             out,
         ),
-        Command::Demo { keep } => demo::run(keep, out),
-        Command::Doctor => doctor::run(&Repo::open()?, out),
-        Command::AgentHook { agent } => agent::run(agent, out),
-        Command::Man { dir } => commands::man(dir.as_deref(), out),
-        Command::Completions { shell } => {
-            let mut command = <Cli as clap::CommandFactory>::command().bin_name("git-guard");
-            clap_complete::generate(shell, &mut command, "git-guard", out);
-            Ok(Outcome::Allowed)
-        }
+        Command::Demo { keep } => demo::run(keep, ui, out),
+        Command::Doctor => doctor::run(&Repo::open()?, ui, out),
+        Command::AgentHook {
+            agent: Agent::ClaudeCode,
+        } => agent_hook::claude_code(out),
+        Command::Man { dir } => man::run(clap_command(), dir.as_deref(), out),
+        Command::Completions { shell } => man::completions(clap_command(), shell, out),
         Command::Override { rev, reason } => {
-            commands::override_commit(&Repo::open()?, &rev, reason.as_deref(), out)
+            cmd::r#override::run(&Repo::open()?, ui, &rev, reason.as_deref(), out)
         }
     }
+}
+
+/// `git guard hook <name>`: the entry points the installed hooks call.
+fn run_hook(
+    name: HookName,
+    args: &[String],
+    ui: &Ui,
+    err: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
+    let started = std::time::Instant::now();
+    let repo = Repo::open()?;
+    let outcome = match name {
+        HookName::PreCommit => hook::pre_commit(&repo, ui, err),
+        HookName::PostCommit => hook::post_commit(&repo, ui, err),
+        HookName::PrePush => hook::pre_push(&repo, ui, args, err),
+        HookName::PreCommitFramework => hook::framework(&repo, ui, err),
+    }?;
+    let what = clap::ValueEnum::to_possible_value(&name).map(|v| v.get_name().to_string());
+    render::verbose_elapsed(ui, err, &what.unwrap_or_default(), started.elapsed())?;
+    Ok(outcome)
 }
 
 /// Whether `-q` may drop this command's standard output.

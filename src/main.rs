@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use clap::error::ErrorKind;
 use git_guard::cli::Cli;
-use git_guard::exit::{CANNOT_RUN, print_error};
+use git_guard::exit::CANNOT_RUN;
+use git_guard::ui::Ui;
 
 fn main() -> ExitCode {
     // A bug must still fail closed with the usual two lines, never a Rust panic dump.
@@ -52,14 +53,17 @@ fn main() -> ExitCode {
     let mut out = io::stdout().lock();
     // Line-buffered: one write per line rather than per fragment (stderr is unbuffered).
     let mut err = io::LineWriter::new(io::stderr().lock());
-    let result = git_guard::run(cli, &mut out, &mut err);
+    // A broken personal settings file is reported like any error, in default colours.
+    let settings = git_guard::settings(&cli);
+    let ui = Ui::new(settings.as_ref().copied().unwrap_or_default());
+    let result = settings.and_then(|_| git_guard::run(cli, &ui, &mut out, &mut err));
     let _ = err.flush();
     match result {
         Ok(outcome) => ExitCode::from(outcome.code()),
         // The reader went away (`git guard log | head`): nothing is wrong.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            print_error(&mut err, &e);
+            ui.print_error(&mut err, &e);
             ExitCode::from(CANNOT_RUN)
         }
     }

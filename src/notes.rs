@@ -1,22 +1,73 @@
-//! The override note: format, parse, coverage, and reading/appending on the notes ref.
+//! The override note as a value: format, parse and coverage (`note_store` reads and
+//! writes it on the notes ref).
 //!
 //! A note is one or more blocks, each a title line, a blank line and `Guard-*` trailers,
 //! so `git interpret-trailers --parse` reads it. Paths are C-quoted the way git quotes
 //! them whenever they hold a space, a quote, a backslash, a control or non-ASCII byte.
 
-use std::collections::HashMap;
-
-use anyhow::Context;
-use git2::Oid;
-
 use crate::paths::{quote_path, unquote_path};
-use crate::repo::Repo;
 
 /// The first line of every block git-guard writes.
 pub const TITLE: &str = "git-guard: protected change approved";
 
 /// How an approval was given (`Guard-Via`).
-pub const VIAS: [&str; 4] = ["prompt", "allow", "override", "label"];
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub enum Via {
+    /// Answered at the commit or push prompt on a terminal.
+    #[default]
+    Prompt,
+    /// `git guard allow --reason`.
+    Allow,
+    /// `git guard override`.
+    Override,
+    /// The PR/MR label (CI only; never written by git-guard into a note).
+    Label,
+    /// Anything else a note says (kept as written, so reports show it).
+    Other(String),
+}
+
+impl Via {
+    /// The word as `Guard-Via` writes it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Via::Prompt => "prompt",
+            Via::Allow => "allow",
+            Via::Override => "override",
+            Via::Label => "label",
+            Via::Other(text) => text,
+        }
+    }
+
+    /// Reads a `Guard-Via` value.
+    pub fn parse(text: &str) -> Via {
+        match text {
+            "prompt" => Via::Prompt,
+            "allow" => Via::Allow,
+            "override" => Via::Override,
+            "label" => Via::Label,
+            other => Via::Other(other.to_string()),
+        }
+    }
+}
+
+impl std::fmt::Display for Via {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for Via {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Via {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Via, D::Error> {
+        let text = String::deserialize(d)?;
+        Ok(Via::parse(&text))
+    }
+}
 
 /// One approval block of a note.
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -27,8 +78,8 @@ pub struct Approval {
     pub by: String,
     /// RFC 3339 UTC time of approval.
     pub at: String,
-    /// `prompt`, `allow`, `override` or `label`.
-    pub via: String,
+    /// How it was given.
+    pub via: Via,
     /// The protected paths the approval covers (raw bytes).
     pub paths: Vec<Vec<u8>>,
     /// `kind path:line` of each blocking finding approved.
@@ -52,7 +103,7 @@ impl Approval {
         trailer("Guard-Reason", &one_line(&self.reason));
         trailer("Guard-By", &one_line(&self.by));
         trailer("Guard-At", &self.at);
-        trailer("Guard-Via", &self.via);
+        trailer("Guard-Via", self.via.as_str());
         for path in &self.paths {
             trailer("Guard-Paths", &quote_path(path));
         }
@@ -105,7 +156,7 @@ pub fn parse(note: &str) -> Vec<Approval> {
             "Guard-Reason" => block.reason = value.to_string(),
             "Guard-By" => block.by = value.to_string(),
             "Guard-At" => block.at = value.to_string(),
-            "Guard-Via" => block.via = value.to_string(),
+            "Guard-Via" => block.via = Via::parse(value),
             "Guard-Paths" => block.paths.push(unquote_path(value)),
             "Guard-Findings" => block.findings.push(value.to_string()),
             "Guard-Patch-Id" => block.patch_id = Some(value.to_string()),
@@ -132,260 +183,6 @@ pub fn covers(approvals: &[Approval], required: &[Vec<u8>], min_reason_chars: us
             .all(|path| valid.iter().any(|a| a.paths.contains(path)))
 }
 
-/// The note text on `commit`, if any.
-pub fn read(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Option<String>> {
-    match repo.git.find_note(Some(notes_ref), commit) {
-        Ok(note) => Ok(Some(
-            String::from_utf8_lossy(note.message_bytes()).into_owned(),
-        )),
-        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("reading the note on {commit} in {notes_ref}")),
-    }
-}
-
-/// The approvals recorded on `commit`.
-pub fn approvals(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Vec<Approval>> {
-    Ok(read(repo, notes_ref, commit)?
-        .as_deref()
-        .map(parse)
-        .unwrap_or_default())
-}
-
-/// The notes of one or more notes refs (local, and what CI fetched), read lazily.
-///
-/// Also answers "which noted commit had this patch id?" so a commit rebased or
-/// cherry-picked without `notes.rewriteRef` still finds its approval.
-pub struct NoteStore<'r> {
-    repo: &'r Repo,
-    refs: Vec<String>,
-    /// Annotated commit → the note blobs on it, across the refs; listing a notes tree
-    /// reads no note, and a commit without a note then costs one hash lookup.
-    entries: std::cell::OnceCell<HashMap<Oid, Vec<Oid>>>,
-    by_patch_id: std::cell::OnceCell<HashMap<String, Vec<(Oid, Approval)>>>,
-}
-
-impl<'r> NoteStore<'r> {
-    /// Reads notes from `refs` (missing refs are simply empty).
-    pub fn new(repo: &'r Repo, refs: Vec<String>) -> NoteStore<'r> {
-        NoteStore {
-            repo,
-            refs,
-            entries: std::cell::OnceCell::new(),
-            by_patch_id: std::cell::OnceCell::new(),
-        }
-    }
-
-    fn entries(&self) -> anyhow::Result<&HashMap<Oid, Vec<Oid>>> {
-        if self.entries.get().is_none() {
-            let mut entries: HashMap<Oid, Vec<Oid>> = HashMap::new();
-            for notes_ref in &self.refs {
-                // The notes tree is walked directly: libgit2's note iterator would read
-                // the repository's index first, for nothing.
-                let tree = match self.repo.git.find_reference(notes_ref) {
-                    Ok(r) => r
-                        .peel_to_tree()
-                        .with_context(|| format!("reading {notes_ref}"))?,
-                    Err(e) if e.code() == git2::ErrorCode::NotFound => continue,
-                    Err(e) => return Err(e).with_context(|| format!("reading {notes_ref}")),
-                };
-                tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-                    if entry.kind() == Some(git2::ObjectType::Blob) {
-                        // Fan-out directories split the annotated id: "ab/cdef…".
-                        let name = format!(
-                            "{}{}",
-                            dir.replace('/', ""),
-                            entry.name().unwrap_or_default()
-                        );
-                        if let Ok(commit) = Oid::from_str(&name)
-                            && name.len() == 40
-                        {
-                            entries.entry(commit).or_default().push(entry.id());
-                        }
-                    }
-                    git2::TreeWalkResult::Ok
-                })
-                .with_context(|| format!("listing notes in {notes_ref}"))?;
-            }
-            let _ = self.entries.set(entries);
-        }
-        self.entries.get().context("the notes index was just built")
-    }
-
-    /// Every approval recorded on `commit`, across the refs.
-    pub fn approvals(&self, commit: Oid) -> anyhow::Result<Vec<Approval>> {
-        let mut all = Vec::new();
-        for blob in self.entries()?.get(&commit).into_iter().flatten() {
-            let blob = self.repo.git.find_blob(*blob).context("reading a note")?;
-            for approval in parse(&String::from_utf8_lossy(blob.content())) {
-                if !all.contains(&approval) {
-                    all.push(approval);
-                }
-            }
-        }
-        Ok(all)
-    }
-
-    /// Approvals on other commits whose `Guard-Patch-Id` is `patch_id`, with their commit.
-    pub fn with_patch_id(&self, patch_id: &str) -> anyhow::Result<&[(Oid, Approval)]> {
-        Ok(self
-            .patch_index()?
-            .get(patch_id)
-            .map(Vec::as_slice)
-            .unwrap_or_default())
-    }
-
-    /// Whether any approval carrying a patch id names all of `paths`: only then can a
-    /// patch-id match approve a commit that needs exactly these paths.
-    pub fn may_match_by_patch_id(&self, paths: &[Vec<u8>]) -> anyhow::Result<bool> {
-        Ok(self
-            .patch_index()?
-            .values()
-            .flatten()
-            .any(|(_, a)| paths.iter().all(|p| a.paths.contains(p))))
-    }
-
-    fn patch_index(&self) -> anyhow::Result<&HashMap<String, Vec<(Oid, Approval)>>> {
-        if self.by_patch_id.get().is_none() {
-            let index = self.index_patch_ids()?;
-            let _ = self.by_patch_id.set(index);
-        }
-        self.by_patch_id
-            .get()
-            .context("the patch-id index was just built")
-    }
-
-    fn index_patch_ids(&self) -> anyhow::Result<HashMap<String, Vec<(Oid, Approval)>>> {
-        let mut index: HashMap<String, Vec<(Oid, Approval)>> = HashMap::new();
-        for &commit in self.entries()?.keys() {
-            for approval in self.approvals(commit)? {
-                if let Some(id) = approval.patch_id.clone() {
-                    index.entry(id).or_default().push((commit, approval));
-                }
-            }
-        }
-        Ok(index)
-    }
-}
-
-/// Pushes the notes ref to `remote`; on a non-fast-forward, fetches the remote notes into
-/// a scratch ref (never forced over local notes), merges them with `cat_sort_uniq`, and
-/// retries once. On failure, returns the commands to run by hand.
-pub fn push(repo: &Repo, remote: &str, notes_ref: &str) -> Result<(), String> {
-    let refspec = format!("{notes_ref}:{notes_ref}");
-    let push = || repo.run_git(&["push", "--quiet", "--no-verify", remote, &refspec]);
-    let by_hand = format!(
-        "git fetch {remote} {notes_ref}:{notes_ref}-incoming && \\\n  git notes --ref {notes_ref} merge -s cat_sort_uniq {notes_ref}-incoming && \\\n  git push {remote} {refspec}"
-    );
-    let first = match push() {
-        Ok(_) => return Ok(()),
-        Err(e) => format!("{e:#}"),
-    };
-    let incoming = format!("{notes_ref}-incoming");
-    let _lock = lock_notes(repo).map_err(|e| format!("{e:#}"))?;
-    let merged = repo
-        .run_git(&[
-            "fetch",
-            "--quiet",
-            "--no-tags",
-            remote,
-            &format!("+{notes_ref}:{incoming}"),
-        ])
-        .and_then(|_| {
-            repo.run_git(&[
-                "notes",
-                "--ref",
-                notes_ref,
-                "merge",
-                "--quiet",
-                "-s",
-                "cat_sort_uniq",
-                &incoming,
-            ])
-        });
-    let _ = repo.run_git(&["update-ref", "-d", &incoming]);
-    match merged.and_then(|_| push()) {
-        Ok(_) => Ok(()),
-        Err(e) => Err(format!("{first}\n{e:#}\nrun by hand:\n  {by_hand}")),
-    }
-}
-
-/// The refspec `install` adds to `remote.origin.fetch`: origin's notes land beside ours
-/// in `<ref>-origin`, where [`fetch_copy`] also puts them, and are read with ours.
-///
-/// It is a pattern (`*` matching the empty string) because an exact refspec for a ref
-/// the remote does not have yet makes every `git fetch` fail.
-pub fn fetch_refspec(notes_ref: &str) -> String {
-    format!("+{notes_ref}*:{notes_ref}-origin*")
-}
-
-/// The refs approvals are read from locally: ours, and origin's last fetched copy.
-pub fn local_refs(notes_ref: &str) -> Vec<String> {
-    vec![notes_ref.to_string(), format!("{notes_ref}-origin")]
-}
-
-/// Fetches `notes_ref` from `remote` into a scratch ref beside it and returns that ref,
-/// or `None` when the remote has no notes yet.
-pub fn fetch_copy(repo: &Repo, remote: &str, notes_ref: &str) -> anyhow::Result<Option<String>> {
-    let copy = format!("{notes_ref}-{remote}");
-    let spec = format!("+{notes_ref}:{copy}");
-    match repo.run_git(&["fetch", "--quiet", "--no-tags", remote, &spec]) {
-        Ok(_) => Ok(Some(copy)),
-        Err(e) if format!("{e:#}").contains("couldn't find remote ref") => Ok(None),
-        Err(e) => Err(e),
-    }
-}
-
-/// Appends a block to the note on `commit`, keeping whatever the note already says.
-pub fn append(
-    repo: &Repo,
-    notes_ref: &str,
-    commit: Oid,
-    approval: &Approval,
-) -> anyhow::Result<()> {
-    let _lock = lock_notes(repo)?;
-    let mut text = read(repo, notes_ref, commit)?.unwrap_or_default();
-    if !text.is_empty() {
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text.push('\n');
-    }
-    text.push_str(&approval.to_note());
-    let signature = note_signature(repo)?;
-    repo.git
-        .note(&signature, &signature, Some(notes_ref), commit, &text, true)
-        .with_context(|| format!("writing the note on {commit} to {notes_ref}"))?;
-    Ok(())
-}
-
-/// Serialises git-guard's writes to notes across processes and worktrees.
-///
-/// Updating a notes ref is read-modify-write: neither libgit2 nor `git notes` checks
-/// that the ref still holds the commit the new notes commit builds on, so two
-/// concurrent writers lose one note (the edge-case suite caught exactly that). An
-/// exclusive lock on a file in the common git directory, held until the returned
-/// handle drops, makes each write see the one before it.
-pub fn lock_notes(repo: &Repo) -> anyhow::Result<std::fs::File> {
-    let path = repo.git.commondir().join("guard-notes.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    file.lock()
-        .with_context(|| format!("locking {}", path.display()))?;
-    Ok(file)
-}
-
-/// Who the notes commit is by: the user's identity, or a neutral one when git has none.
-fn note_signature(repo: &Repo) -> anyhow::Result<git2::Signature<'static>> {
-    repo.git
-        .signature()
-        .or_else(|_| git2::Signature::now("git-guard", "git-guard@localhost"))
-        .context("making the notes commit signature")
-}
-
 /// The current time as RFC 3339 UTC to the second, as `Guard-At` records it.
 pub fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
@@ -401,7 +198,7 @@ mod tests {
                 .into(),
             by: "Jane Doe <jane@example.com>".into(),
             at: "2026-12-02T09:16:00Z".into(),
-            via: "prompt".into(),
+            via: Via::Prompt,
             paths: vec![b"tests/test_invoice_rounding.py".to_vec()],
             findings: vec!["assertion-loosened tests/test_invoice_rounding.py:14".into()],
             patch_id: None,
@@ -426,7 +223,7 @@ mod tests {
     #[test]
     fn parse_round_trips_and_reads_appended_blocks() {
         let mut second = sample();
-        second.via = "allow".into();
+        second.via = Via::Allow;
         second.paths = vec![b"tests/a b.py".to_vec(), b"tests/\xff\n\"q\".py".to_vec()];
         second.patch_id = Some("abc123".into());
         second.blocked_attempts = Some(3);

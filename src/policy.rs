@@ -19,10 +19,101 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
-use crate::config::FILE_NAME;
+use crate::config::{self, Config, FILE_NAME};
+use crate::exit::hinted;
+use crate::repo::{Repo, short_id};
 
 /// The pattern reported for `guard.toml`, which no configuration can unprotect.
 pub const ALWAYS: &str = "guard.toml (always protected)";
+
+/// Where the policy in force was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PolicySource {
+    /// `guard.toml` in this commit (short id).
+    Commit(String),
+    /// `guard.toml` in the work tree, not yet committed.
+    WorkTree,
+    /// No `guard.toml` anywhere: the built-in defaults.
+    Defaults,
+}
+
+/// The policy in force for one command: the parsed `guard.toml`, its path patterns
+/// compiled once, and where it was read from.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    /// The policy as `guard.toml` states it.
+    pub config: Config,
+    /// `[protect].paths`, compiled.
+    pub paths: Policy,
+    /// Where it came from.
+    pub source: PolicySource,
+}
+
+impl Rules {
+    /// Parses `guard.toml` bytes and compiles its patterns; `origin` names the file in
+    /// errors (`guard.toml`, `guard.toml at 1a2b3c4`).
+    pub fn parse(bytes: &[u8], origin: &str, source: PolicySource) -> anyhow::Result<Rules> {
+        Rules::compile(Config::parse(bytes, origin)?, origin, source)
+    }
+
+    /// Compiles a parsed policy; an invalid pattern is an error naming it.
+    pub fn compile(config: Config, origin: &str, source: PolicySource) -> anyhow::Result<Rules> {
+        let paths = Policy::new(&config.protect.paths).map_err(|e| {
+            let message = format!("{origin}: [protect].paths: {e:#}");
+            hinted(
+                message,
+                "patterns use gitignore syntax: `tests/**`, `*.snap`, `!tests/data/big.bin`",
+            )
+        })?;
+        Ok(Rules {
+            config,
+            paths,
+            source,
+        })
+    }
+
+    /// The built-in defaults.
+    pub fn defaults() -> Rules {
+        let config = Config::default();
+        let paths = Policy::new(&config.protect.paths).expect("the default patterns compile");
+        Rules {
+            config,
+            paths,
+            source: PolicySource::Defaults,
+        }
+    }
+
+    /// The policy for a change built on `base`: `guard.toml` as committed there.
+    ///
+    /// With no commit yet, or none carrying `guard.toml`, the work-tree file applies (so
+    /// a fresh `git guard init` takes effect at once), else the defaults.
+    pub fn load_for(repo: &Repo, base: Option<&git2::Commit<'_>>) -> anyhow::Result<Rules> {
+        if let Some(commit) = base {
+            let short = short_id(commit.id());
+            if let Some(bytes) = repo.blob_at(commit, config::FILE_NAME)? {
+                let origin = format!("{} at {short}", config::FILE_NAME);
+                return Rules::parse(&bytes, &origin, PolicySource::Commit(short));
+            }
+        }
+        if let Some(dir) = repo.git.workdir() {
+            let path = dir.join(config::FILE_NAME);
+            match std::fs::read(&path) {
+                Ok(bytes) => {
+                    return Rules::parse(&bytes, config::FILE_NAME, PolicySource::WorkTree);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+            }
+        }
+        Ok(Rules::defaults())
+    }
+
+    /// The policy in force for the next commit: the one at HEAD.
+    pub fn load(repo: &Repo) -> anyhow::Result<Rules> {
+        let head = repo.head_commit()?;
+        Rules::load_for(repo, head.as_ref())
+    }
+}
 
 /// A compiled `[protect].paths` list.
 #[derive(Debug, Clone)]
@@ -151,6 +242,18 @@ mod tests {
         ($policy:expr, $($path:expr),+ $(,)?) => {
             $(assert_eq!($policy.protecting_pattern($path.as_ref()), None, "path {:?}", $path);)+
         };
+    }
+
+    #[test]
+    fn invalid_glob_names_the_pattern() {
+        let e = Rules::parse(
+            b"[protect]\npaths = [\"tests/[abc\"]\n",
+            "guard.toml",
+            PolicySource::WorkTree,
+        )
+        .unwrap_err();
+        let e = format!("{e:#}");
+        assert!(e.contains("`tests/[abc`"), "{e}");
     }
 
     #[test]

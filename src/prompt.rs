@@ -10,9 +10,8 @@ use dialoguer::Input;
 use dialoguer::console::Term;
 use dialoguer::theme::ColorfulTheme;
 
-use crate::settings::{ColorChoice, PromptStyle};
-
 use crate::notes::reason_length;
+use crate::ui::Ui;
 
 /// The controlling terminal, opened read+write; `None` when there is none.
 pub fn open_terminal() -> Option<File> {
@@ -34,7 +33,7 @@ pub enum Answer {
 
 /// Shows `intro` on the terminal and asks for a reason of at least `min_chars`
 /// characters, asking again while it is shorter. Empty input aborts.
-pub fn ask_reason(tty: File, intro: &str, prompt: &str, min_chars: usize) -> Answer {
+pub fn ask_reason(ui: &Ui, tty: File, intro: &str, prompt: &str, min_chars: usize) -> Answer {
     let Ok(reader) = tty.try_clone() else {
         return Answer::Aborted;
     };
@@ -47,9 +46,7 @@ pub fn ask_reason(tty: File, intro: &str, prompt: &str, min_chars: usize) -> Ans
     }
     let term = Term::read_write_pair(reader, tty);
     // The colourful theme is a personal choice (settings.rs) and never beats NO_COLOR.
-    let settings = crate::settings::current();
-    let colourful =
-        settings.prompt == PromptStyle::Colorful && settings.color != ColorChoice::Never;
+    let colourful = ui.colourful_prompt();
     let colorful_theme = ColorfulTheme::default();
     let input = if colourful {
         Input::<String>::with_theme(&colorful_theme)

@@ -10,24 +10,12 @@ use std::process::Command;
 use anyhow::{Context, bail};
 use git2::{Commit, ObjectType, Oid, Repository};
 
-use crate::config::{self, Config};
 use crate::exit::hinted;
 
 /// An open repository.
 pub struct Repo {
     /// The libgit2 handle; only `repo`, `changes` and `notes` reach into it.
     pub git: Repository,
-}
-
-/// Where the policy in force was read from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PolicySource {
-    /// `guard.toml` in this commit (short id).
-    Commit(String),
-    /// `guard.toml` in the work tree, not yet committed.
-    WorkTree,
-    /// No `guard.toml` anywhere: the built-in defaults.
-    Defaults,
 }
 
 impl Repo {
@@ -53,6 +41,11 @@ impl Repo {
         let git = Repository::open(path)
             .with_context(|| format!("opening the repository at {}", path.display()))?;
         Ok(Repo { git })
+    }
+
+    /// The repository that contains `dir`, if any (the agent hook's file may be anywhere).
+    pub fn discover(dir: &Path) -> Option<Repo> {
+        Repository::discover(dir).ok().map(|git| Repo { git })
     }
 
     /// The work tree root; an error in a bare repository.
@@ -112,42 +105,8 @@ impl Repo {
             .map_err(|_| hinted(format!("`{rev}` is not a commit"), "name a commit"))
     }
 
-    /// The policy for a change built on `base`: `guard.toml` as committed there.
-    ///
-    /// With no commit yet, or none carrying `guard.toml`, the work-tree file applies (so
-    /// a fresh `git guard init` takes effect at once), else the defaults.
-    pub fn policy_for(&self, base: Option<&Commit<'_>>) -> anyhow::Result<(Config, PolicySource)> {
-        if let Some(commit) = base {
-            let short = short_id(commit.id());
-            if let Some(bytes) = self.blob_at(commit, config::FILE_NAME)? {
-                let origin = format!("{} at {short}", config::FILE_NAME);
-                return Ok((Config::parse(&bytes, &origin)?, PolicySource::Commit(short)));
-            }
-        }
-        if let Some(dir) = self.git.workdir() {
-            let path = dir.join(config::FILE_NAME);
-            match std::fs::read(&path) {
-                Ok(bytes) => {
-                    return Ok((
-                        Config::parse(&bytes, config::FILE_NAME)?,
-                        PolicySource::WorkTree,
-                    ));
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-            }
-        }
-        Ok((Config::default(), PolicySource::Defaults))
-    }
-
-    /// The policy in force for the next commit: the one at HEAD.
-    pub fn policy(&self) -> anyhow::Result<(Config, PolicySource)> {
-        let head = self.head_commit()?;
-        self.policy_for(head.as_ref())
-    }
-
     /// The bytes of a root-level file in a commit, if present.
-    fn blob_at(&self, commit: &Commit<'_>, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    pub fn blob_at(&self, commit: &Commit<'_>, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
         let tree = commit.tree().context("reading a commit's tree")?;
         let Some(entry) = tree.get_name(name) else {
             return Ok(None);
@@ -158,7 +117,7 @@ impl Repo {
         let blob = self
             .git
             .find_blob(entry.id())
-            .context("reading guard.toml")?;
+            .with_context(|| format!("reading {name}"))?;
         Ok(Some(blob.content().to_vec()))
     }
 

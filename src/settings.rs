@@ -6,9 +6,7 @@
 //! `directories` crate), and can be overridden per run by `--color`, `-q` and `-v`.
 //! Order of precedence: flag, then `NO_COLOR`, then the file, then the default.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use clap::ValueEnum;
 use serde::Deserialize;
@@ -97,15 +95,13 @@ pub struct Flags {
     pub verbose: bool,
 }
 
-static SETTINGS: OnceLock<Settings> = OnceLock::new();
-
 /// The personal config file's path, when the platform has a config directory.
 pub fn path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "git-guard").map(|d| d.config_dir().join("config.toml"))
 }
 
-/// Reads the personal file (if any), applies the flags and makes the result current.
-pub fn init(flags: Flags) -> anyhow::Result<Settings> {
+/// Reads the personal file (if any) and applies the flags.
+pub fn resolve(flags: Flags) -> anyhow::Result<Settings> {
     let file = match path() {
         Some(p) => load(&p)?,
         None => File::default(),
@@ -129,7 +125,6 @@ pub fn init(flags: Flags) -> anyhow::Result<Settings> {
         prompt: file.prompt.unwrap_or_default(),
         findings: file.findings.unwrap_or_default(),
     };
-    let _ = SETTINGS.set(settings);
     Ok(settings)
 }
 
@@ -158,47 +153,6 @@ fn load(path: &std::path::Path) -> anyhow::Result<File> {
              prompt = \"plain|colorful\", findings = \"detail|summary\"; team policy belongs in guard.toml",
         )
     })
-}
-
-/// The settings in force (defaults before [`init`], e.g. in library use and unit tests).
-pub fn current() -> Settings {
-    SETTINGS.get().copied().unwrap_or_default()
-}
-
-/// Which stream a piece of output goes to, for the terminal test.
-#[derive(Debug, Clone, Copy)]
-pub enum Stream {
-    /// Standard output.
-    Stdout,
-    /// Standard error.
-    Stderr,
-}
-
-/// Whether output on `stream` gets colour now.
-pub fn colour(stream: Stream) -> bool {
-    match current().color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            let terminal = match stream {
-                Stream::Stdout => std::io::stdout().is_terminal(),
-                Stream::Stderr => std::io::stderr().is_terminal(),
-            };
-            terminal
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-        }
-    }
-}
-
-/// Whether informational output is wanted.
-pub fn quiet() -> bool {
-    current().verbosity == Verbosity::Quiet
-}
-
-/// Whether extra detail is wanted.
-pub fn verbose() -> bool {
-    current().verbosity == Verbosity::Verbose
 }
 
 #[cfg(test)]

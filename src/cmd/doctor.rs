@@ -9,39 +9,16 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{self, Config};
 use crate::exit::Outcome;
-use crate::install::{self, CHAINED_SUFFIX, HOOKS};
+use crate::hook_script::{self, CHAINED_SUFFIX, HOOKS};
 use crate::managers::{self, Manager};
-use crate::notes;
-use crate::render;
+use crate::note_store;
+use crate::policy::{PolicySource, Rules};
+use crate::render::{self, Check};
 use crate::repo::Repo;
-
-/// One line of the diagnosis.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Check {
-    /// What was checked, and what was found.
-    pub finding: String,
-    /// `None` when in order; else the command or edit that fixes it.
-    pub fix: Option<String>,
-}
-
-impl Check {
-    fn ok(finding: impl Into<String>) -> Check {
-        Check {
-            finding: finding.into(),
-            fix: None,
-        }
-    }
-
-    fn fix(finding: impl Into<String>, fix: impl Into<String>) -> Check {
-        Check {
-            finding: finding.into(),
-            fix: Some(fix.into()),
-        }
-    }
-}
+use crate::ui::Ui;
 
 /// `git guard doctor`.
-pub fn run(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+pub fn run(repo: &Repo, ui: &Ui, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let work_tree = repo.work_tree()?.to_path_buf();
     let mut checks = Vec::new();
     let config = check_policy(repo, &work_tree, &mut checks);
@@ -51,7 +28,7 @@ pub fn run(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let pre_push_runs_guard = check_hooks(&dir, manager.as_ref(), &mut checks);
     check_binary(manager.as_ref(), &mut checks);
     check_notes(repo, &notes_ref, pre_push_runs_guard, &mut checks);
-    render::doctor(out, &checks)?;
+    render::doctor(ui, out, &checks)?;
     Ok(if checks.iter().any(|c| c.fix.is_some()) {
         Outcome::Blocked
     } else {
@@ -61,13 +38,13 @@ pub fn run(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 
 /// guard.toml as committed (what the hooks enforce) and as in the work tree.
 fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Config {
-    let committed = match repo.policy() {
-        Ok((config, source)) => {
+    let committed = match Rules::load(repo) {
+        Ok(rules) => {
             checks.push(Check::ok(format!(
                 "policy: {} (valid)",
-                render::policy_source(&source)
+                render::policy_source(&rules.source)
             )));
-            config
+            rules.config
         }
         Err(e) => {
             checks.push(Check::fix(
@@ -88,7 +65,7 @@ fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Confi
             .and_then(|id| repo.git.find_blob(id).ok())
             .map(|b| b.content().to_vec());
         if head_bytes.is_some() && head_bytes.as_deref() != Some(bytes.as_slice()) {
-            match Config::parse(&bytes, config::FILE_NAME) {
+            match Rules::parse(&bytes, config::FILE_NAME, PolicySource::WorkTree) {
                 Ok(_) => checks.push(Check::ok(
                     "guard.toml in the work tree differs from HEAD's: it takes effect once committed",
                 )),
@@ -192,10 +169,11 @@ fn check_own_hook(dir: &Path, hook: &str) -> Check {
             "git guard install",
         );
     };
-    if !install::is_ours(&content) {
+    if !hook_script::is_ours(&content) {
         // pre-commit's `install` keeps an existing hook as `<name>.legacy` and runs it.
         let legacy = dir.join(format!("{hook}.legacy"));
-        if std::fs::read(&legacy).is_ok_and(|c| install::is_ours(&c)) && is_executable(&legacy) {
+        if std::fs::read(&legacy).is_ok_and(|c| hook_script::is_ours(&c)) && is_executable(&legacy)
+        {
             return Check::ok(format!(
                 "{hook}: the pre-commit framework's hook runs ours, kept as {}",
                 legacy.display()
@@ -296,7 +274,7 @@ fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: 
             ),
             format!(
                 "git config --add remote.origin.fetch '{}'",
-                notes::fetch_refspec(notes_ref)
+                note_store::fetch_refspec(notes_ref)
             ),
         ));
     }

@@ -13,6 +13,7 @@ use anyhow::{Context, bail};
 use dialoguer::console::Style;
 
 use crate::exit::{Outcome, hinted};
+use crate::ui::{Stream, Ui};
 
 const INVOICE: &str = r#"from decimal import Decimal, ROUND_HALF_UP
 
@@ -82,7 +83,7 @@ struct Demo<'o> {
 }
 
 /// Runs the demo; `keep` names a directory (not yet existing) to leave the repository in.
-pub fn run(keep: Option<PathBuf>, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+pub fn run(keep: Option<PathBuf>, ui: &Ui, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let guard = std::env::current_exe().context("finding the git-guard binary")?;
     let tmp;
     let base = match &keep {
@@ -108,7 +109,7 @@ pub fn run(keep: Option<PathBuf>, out: &mut dyn Write) -> anyhow::Result<Outcome
         &gitconfig,
         "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
     )?;
-    let colour = crate::settings::colour(crate::settings::Stream::Stdout);
+    let colour = ui.colour(Stream::Stdout);
     let mut demo = Demo {
         out,
         repo: base.join("invoices"),

@@ -1,6 +1,7 @@
-//! Hook files: write ours, chain a foreign one, restore it on uninstall; `notes.rewriteRef`.
+//! `git guard install` and `uninstall`: write our hook files, chain a foreign one,
+//! restore it on uninstall; `notes.rewriteRef` and the notes fetch refspec.
 //!
-//! Our hooks are the embedded template `hooks/hook.sh`, marked by [`MARKER`]. A hook that
+//! Our hooks are the embedded template `hooks/hook.sh` (see `hook_script`). A hook that
 //! is not ours is renamed to `<name>.guard-chained` beside ours and run first by it;
 //! uninstall renames it back, so its bytes and mode are exactly as they were.
 
@@ -12,44 +13,18 @@ use anyhow::Context;
 
 use crate::atomic;
 use crate::exit::{Outcome, hinted};
+use crate::hook_script::{CHAINED_SUFFIX, HOOKS, is_ours, script};
 use crate::managers::{self, Manager};
-use crate::notes;
+use crate::note_store;
+use crate::policy::Rules;
 use crate::render;
 use crate::repo::Repo;
 
-/// The hook script template; `@HOOK@` and `@GUARD@` are filled in at install time.
-pub const TEMPLATE: &str = include_str!("../hooks/hook.sh");
-
-/// The line that marks a hook file as ours.
-pub const MARKER: &str = "# git-guard-hook:";
-
-/// The hooks git-guard installs.
-pub const HOOKS: [&str; 3] = ["pre-commit", "post-commit", "pre-push"];
-
-/// The suffix a foreign hook is kept under while ours runs it.
-pub const CHAINED_SUFFIX: &str = ".guard-chained";
-
-/// The script for one hook, calling the binary at `guard` (or `git-guard` on PATH).
-pub fn script(hook: &str, guard: &Path) -> String {
-    TEMPLATE
-        .replace("@HOOK@", hook)
-        .replace("@GUARD@", &shell_quote(&guard.to_string_lossy()))
-}
-
-/// Whether the file content is a hook git-guard wrote.
-pub fn is_ours(content: &[u8]) -> bool {
-    let head = &content[..content.len().min(512)];
-    head.windows(MARKER.len()).any(|w| w == MARKER.as_bytes())
-}
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// `git guard install`.
+/// `git guard install`: our hooks where git runs them (or the hook manager's way),
+/// and the notes configuration.
 pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let work_tree = repo.work_tree()?;
-    let (config, _) = repo.policy()?;
+    let config = Rules::load(repo)?.config;
     let dir = repo.hooks_dir()?;
     let notes_ref = &config.approval.notes_ref;
     match managers::detect(work_tree, &dir) {
@@ -271,7 +246,7 @@ fn configure_notes(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
         add_config_value(
             repo,
             "remote.origin.fetch",
-            &notes::fetch_refspec(notes_ref),
+            &note_store::fetch_refspec(notes_ref),
         )?;
     }
     Ok(())
@@ -282,25 +257,4 @@ fn add_config_value(repo: &Repo, key: &str, value: &str) -> anyhow::Result<()> {
         repo.run_git(&["config", "--add", key, value])?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn script_is_marked_and_quotes_the_binary_path() {
-        let s = script("pre-commit", Path::new("/opt/it's here/git-guard"));
-        assert!(is_ours(s.as_bytes()));
-        assert!(s.starts_with("#!/bin/sh\n"));
-        assert!(s.contains("hook=pre-commit\n"));
-        assert!(s.contains(r"guard='/opt/it'\''s here/git-guard'"));
-        assert!(!s.contains("@HOOK@") && !s.contains("@GUARD@"));
-    }
-
-    #[test]
-    fn foreign_hooks_are_not_ours() {
-        assert!(!is_ours(b"#!/bin/sh\necho lint\n"));
-        assert!(!is_ours(&[0x7f, b'E', b'L', b'F', 0, 0]));
-    }
 }

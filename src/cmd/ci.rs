@@ -8,13 +8,14 @@ use std::io::Write;
 
 use anyhow::Context;
 
-use crate::cli::CiFormat;
 use crate::exit::{Outcome, hinted};
-use crate::gate;
-use crate::notes::{self, NoteStore};
-use crate::policy::Policy;
-use crate::render::{self, Checked, CiSummary, Verdict};
+use crate::judge::{self, Approvers, Revs};
+use crate::note_store::{self, NoteStore};
+use crate::policy::Rules;
+use crate::render::{self, CiFormat};
 use crate::repo::{Repo, short_id};
+use crate::ui::Ui;
+use crate::verdict::{Checked, CiContext, CiSummary};
 
 /// The flags of `git guard ci`.
 #[derive(Debug, Clone, Default)]
@@ -50,13 +51,7 @@ pub struct Environment {
 /// Reads the environment through `var` (so tests can pass their own).
 pub fn detect(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<Environment> {
     let set = |name: &str| var(name).filter(|v| !v.trim().is_empty());
-    let split = |list: String| -> Vec<String> {
-        list.split(',')
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect()
-    };
+    let split = |list: String| split_labels(&list);
     if let Some(branch) = set("GITHUB_BASE_REF") {
         let (labels, head) = match set("GITHUB_EVENT_PATH") {
             Some(path) => github_event(&path)?,
@@ -118,26 +113,100 @@ fn github_event(path: &str) -> anyhow::Result<(Vec<String>, Option<String>)> {
 }
 
 /// Runs the re-check.
-pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Result<Outcome> {
+pub fn run(
+    args: CiArgs,
+    ui: &Ui,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
     let env = detect(&|name| std::env::var(name).ok())?;
     let mut repo = Repo::open()?;
     let fetch = !args.no_fetch && repo.git.find_remote("origin").is_ok();
-
     if repo.git.is_shallow() {
-        if !fetch {
-            return Err(shallow_error(
-                "this is a shallow clone and fetching is off (--no-fetch or no origin)",
-            ));
+        repo = unshallow(repo, fetch)?;
+    }
+    let (base, head) = base_and_head(&repo, &args, &env, fetch)?;
+    let rules = Rules::load_for(&repo, Some(&base))?;
+    let notes_ref = rules.config.approval.notes_ref.clone();
+    let mut refs = vec![notes_ref.clone()];
+    if fetch {
+        match note_store::fetch_copy(&repo, "origin", &notes_ref) {
+            Ok(Some(copy)) => refs.push(copy),
+            Ok(None) => {}
+            Err(e) => render::ci_notes_fetch_failed(err, &notes_ref, &format!("{e:#}"))?,
         }
-        repo.run_git(&["fetch", "--quiet", "--no-tags", "--unshallow", "origin"])
-            .map_err(|e| {
-                shallow_error(&format!(
-                    "this is a shallow clone and deepening it failed: {e:#}"
-                ))
-            })?;
-        repo = Repo::open_at(repo.git.path())?;
+    }
+    let labels: Vec<String> = match &args.labels {
+        Some(list) => split_labels(list),
+        None => env.labels.clone(),
+    };
+    let label = labels
+        .iter()
+        .find(|l| **l == rules.config.approval.label)
+        .cloned();
+
+    let progress = std::cell::OnceCell::new();
+    let store = NoteStore::new(&repo, refs);
+    let approvers = Approvers {
+        notes: &store,
+        label: label.as_deref(),
+    };
+    let tick = |done: usize, total: usize| {
+        progress
+            .get_or_init(|| render::ci_progress(total))
+            .set_position(done as u64)
+    };
+    let revs = Revs::between(Some(base.id()), head.id());
+    let checked: Vec<Checked> = judge::range(&repo, &revs, &rules, &approvers, &tick)?
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect();
+    if let Some(bar) = progress.get() {
+        bar.finish_and_clear();
     }
 
+    let context = CiContext {
+        provider: env.provider.to_string(),
+        base: short_id(base.id()),
+        head: short_id(head.id()),
+        policy: render::policy_source(&rules.source),
+        labels,
+        label_applied: label,
+        override_label: rules.config.approval.label.clone(),
+    };
+    let summary = CiSummary::new(context, checked);
+    write_summary(ui, args.format, &summary, out)?;
+    Ok(if summary.blocked {
+        Outcome::Blocked
+    } else {
+        Outcome::Allowed
+    })
+}
+
+/// A shallow clone cannot be judged: deepen it from origin, or say how.
+fn unshallow(repo: Repo, fetch: bool) -> anyhow::Result<Repo> {
+    if !fetch {
+        return Err(shallow_error(
+            "this is a shallow clone and fetching is off (--no-fetch or no origin)",
+        ));
+    }
+    repo.run_git(&["fetch", "--quiet", "--no-tags", "--unshallow", "origin"])
+        .map_err(|e| {
+            shallow_error(&format!(
+                "this is a shallow clone and deepening it failed: {e:#}"
+            ))
+        })?;
+    Repo::open_at(repo.git.path())
+}
+
+/// The base (flag, else environment; fetched from origin when only its branch name is
+/// known) and the head (flag, else the environment's, else HEAD).
+fn base_and_head<'r>(
+    repo: &'r Repo,
+    args: &CiArgs,
+    env: &Environment,
+    fetch: bool,
+) -> anyhow::Result<(git2::Commit<'r>, git2::Commit<'r>)> {
     let base_rev = args.base.clone().or(env.base.clone()).ok_or_else(|| {
         hinted(
             "no base to compare with",
@@ -159,68 +228,32 @@ pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Re
         .or(env.head.clone())
         .unwrap_or_else(|| "HEAD".into());
     let head = repo.commit(&head_rev)?;
+    Ok((base, head))
+}
 
-    let (config, source) = repo.policy_for(Some(&base))?;
-    let policy = Policy::new(&config.protect.paths)?;
-    let notes_ref = config.approval.notes_ref.clone();
-    let mut refs = vec![notes_ref.clone()];
-    if fetch {
-        match notes::fetch_copy(&repo, "origin", &notes_ref) {
-            Ok(Some(copy)) => refs.push(copy),
-            Ok(None) => {}
-            Err(e) => render::ci_notes_fetch_failed(err, &notes_ref, &format!("{e:#}"))?,
-        }
-    }
-    let labels: Vec<String> = match &args.labels {
-        Some(list) => list
-            .split(',')
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect(),
-        None => env.labels.clone(),
-    };
-    let label = labels
-        .iter()
-        .find(|l| **l == config.approval.label)
-        .cloned();
+/// A comma-separated label list, blanks dropped.
+fn split_labels(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
 
-    let progress = std::cell::OnceCell::new();
-    let store = NoteStore::new(&repo, refs);
-    let approvers = gate::Approvers {
-        notes: &store,
-        label: label.as_deref(),
-    };
-    let revs = [head.id().to_string(), format!("^{}", base.id())];
-    let tick = |done: usize, total: usize| {
-        progress
-            .get_or_init(|| render::ci_progress(total))
-            .set_position(done as u64)
-    };
-    let checked: Vec<Checked> = gate::range(&repo, &revs, &config, &policy, &approvers, &tick)?
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect();
-    if let Some(bar) = progress.get() {
-        bar.finish_and_clear();
-    }
-
-    let summary = CiSummary::new(
-        env.provider,
-        short_id(base.id()),
-        short_id(head.id()),
-        render::policy_source(&source),
-        labels,
-        label,
-        config.approval.label.clone(),
-        rank_by_risk(checked),
-    );
-    match args.format {
-        CiFormat::Text => render::ci_text(out, &summary)?,
-        CiFormat::Json => render::ci_json(out, &summary)?,
+/// The summary in the asked format; `github` also appends Markdown to
+/// `$GITHUB_STEP_SUMMARY`.
+fn write_summary(
+    ui: &Ui,
+    format: CiFormat,
+    summary: &CiSummary,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    match format {
+        CiFormat::Text => render::ci_text(ui, out, summary)?,
+        CiFormat::Json => render::ci_json(out, summary)?,
         CiFormat::Github => {
-            render::ci_github_annotations(out, &summary)?;
-            render::ci_text(out, &summary)?;
+            render::ci_github_annotations(out, summary)?;
+            render::ci_text(ui, out, summary)?;
             if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
                 let mut file = std::fs::OpenOptions::new()
                     .create(true)
@@ -229,15 +262,11 @@ pub fn run(args: CiArgs, out: &mut dyn Write, err: &mut dyn Write) -> anyhow::Re
                     .with_context(|| {
                         format!("opening GITHUB_STEP_SUMMARY {}", path.to_string_lossy())
                     })?;
-                render::ci_markdown(&mut file, &summary)?;
+                render::ci_markdown(&mut file, summary)?;
             }
         }
     }
-    Ok(if summary.blocked {
-        Outcome::Blocked
-    } else {
-        Outcome::Allowed
-    })
+    Ok(())
 }
 
 fn shallow_error(what: &str) -> anyhow::Error {
@@ -246,26 +275,6 @@ fn shallow_error(what: &str) -> anyhow::Error {
         "fetch the whole history: `fetch-depth: 0` in actions/checkout, `GIT_DEPTH: 0` in GitLab, \
          or `git fetch --unshallow origin`",
     )
-}
-
-/// Orders commits by risk, not size: unapproved before approved before clean; within
-/// each, more blocking findings and more protected paths first; then history order.
-pub fn rank_by_risk(mut checked: Vec<Checked>) -> Vec<Checked> {
-    let rank = |c: &Checked| {
-        let verdict = match c.verdict {
-            Verdict::NeedsApproval => 0,
-            Verdict::Approved => 1,
-            Verdict::Clean => 2,
-        };
-        let findings = c.report.findings.iter().filter(|f| f.blocking).count();
-        (
-            verdict,
-            usize::MAX - findings,
-            usize::MAX - c.report.protected.len(),
-        )
-    };
-    checked.sort_by_key(rank); // stable: history order within a rank
-    checked
 }
 
 #[cfg(test)]

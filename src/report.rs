@@ -1,7 +1,7 @@
-//! The engine: changes + policy → a [`Report`] of protected paths and findings.
+//! Changes + policy → a [`Report`] of protected paths and findings.
 //!
 //! Pure: it reads no git state and prints nothing, so every entry point (hooks, `check`,
-//! `allow`, later `ci`) reaches the same verdict from the same inputs.
+//! `allow`, `ci`, the agent hook) reaches the same report from the same inputs.
 
 use std::collections::BTreeSet;
 
@@ -9,9 +9,8 @@ use serde::Serialize;
 
 use crate::changes::Blobs;
 use crate::changes::{Change, Status};
-use crate::config::Config;
 use crate::finding::Finding;
-use crate::policy::Policy;
+use crate::policy::Rules;
 use crate::weakening;
 
 /// A changed file that touches a protected path.
@@ -53,12 +52,8 @@ pub struct Report {
 impl Report {
     /// Evaluates `changes` against the policy, reading contents for the weakening
     /// analysis from `blobs`.
-    pub fn evaluate(
-        changes: &[Change],
-        config: &Config,
-        policy: &Policy,
-        blobs: &dyn Blobs,
-    ) -> Report {
+    pub fn evaluate(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Report {
+        let (config, policy) = (&rules.config, &rules.paths);
         let protected = changes
             .iter()
             .filter_map(|change| {
@@ -129,6 +124,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
 
     fn change(status: Status, old: Option<&str>, new: Option<&str>) -> Change {
         Change {
@@ -141,9 +137,11 @@ mod tests {
     }
 
     fn evaluate(changes: &[Change]) -> Report {
-        let config = Config::default();
-        let policy = Policy::new(&config.protect.paths).unwrap();
-        Report::evaluate(changes, &config, &policy, &crate::changes::NoBlobs)
+        Report::evaluate(changes, &Rules::defaults(), &crate::changes::NoBlobs)
+    }
+
+    fn rules(config: Config) -> Rules {
+        Rules::compile(config, "guard.toml", crate::policy::PolicySource::Defaults).unwrap()
     }
 
     #[test]
@@ -215,13 +213,12 @@ mod tests {
         let mut config = Config::default();
         config.protect.paths = vec!["tests/**".into()];
         config.weakening.block.clear();
-        let policy = Policy::new(&config.protect.paths).unwrap();
         let changes = [change(
             Status::Renamed,
             Some("tests/t.py"),
             Some("checks/t.py"),
         )];
-        let r = Report::evaluate(&changes, &config, &policy, &crate::changes::NoBlobs);
+        let r = Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs);
         assert_eq!(r.findings.len(), 1);
         assert!(!r.findings[0].blocking);
         assert_eq!(r.approval_paths(), vec![b"tests/t.py".to_vec()]);
@@ -231,14 +228,13 @@ mod tests {
     fn weakening_disabled_reports_no_findings() {
         let mut config = Config::default();
         config.weakening.enabled = false;
-        let policy = Policy::new(&config.protect.paths).unwrap();
         let changes = [change(
             Status::Renamed,
             Some("tests/t.py"),
             Some("checks/t.py"),
         )];
         assert!(
-            Report::evaluate(&changes, &config, &policy, &crate::changes::NoBlobs)
+            Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs)
                 .findings
                 .is_empty()
         );

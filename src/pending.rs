@@ -62,7 +62,7 @@ pub fn remove(repo: &Repo, tree: Oid) -> anyhow::Result<()> {
 }
 
 /// Whether any approval is pending at all (the post-commit fast path).
-pub fn any_pending(repo: &Repo) -> bool {
+pub fn any(repo: &Repo) -> bool {
     std::fs::read_dir(dir(repo))
         .map(|mut entries| entries.next().is_some())
         .unwrap_or(false)

@@ -1,0 +1,47 @@
+//! `git guard allow --reason "…"`: approves exactly the staged change, before the commit.
+
+use std::io::Write;
+
+use crate::exit::{Outcome, hinted};
+use crate::judge;
+use crate::notes::{self, Via};
+use crate::render;
+use crate::repo::{Repo, short_id};
+use crate::ui::Ui;
+
+/// Binds an approval to the exact staged tree.
+pub fn run(repo: &Repo, ui: &Ui, reason: &str, out: &mut dyn Write) -> anyhow::Result<Outcome> {
+    let Some(staged) = judge::staged(repo)? else {
+        render::nothing_to_allow(out)?;
+        return Ok(Outcome::Allowed);
+    };
+    if !staged.report.needs_approval() {
+        render::nothing_to_allow(out)?;
+        return Ok(Outcome::Allowed);
+    }
+    let approval = &staged.rules.config.approval;
+    if !approval.allow_without_tty {
+        render::allow_refused(out)?;
+        return Ok(Outcome::Blocked);
+    }
+    check_reason(reason, approval.min_reason_chars)?;
+    let tree = staged.approve(repo, reason, Via::Allow)?;
+    render::allowed(ui, out, &staged.report, &short_id(tree))?;
+    Ok(Outcome::Allowed)
+}
+
+/// Refuses a reason shorter than the policy's minimum (exit 2, with an example).
+pub fn check_reason(reason: &str, min: usize) -> anyhow::Result<()> {
+    let length = notes::reason_length(reason);
+    if length < min || length == 0 {
+        return Err(hinted(
+            format!(
+                "the reason is too short: {}",
+                render::reason_too_short(length, min)
+            ),
+            "say in one sentence why the test itself must change, e.g. \
+             --reason \"Rounding rule changed by finance ticket FIN-12\"",
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,256 @@
+//! Words of `git guard ci`: the review summary, JSON, GitHub annotations and Markdown.
+
+use std::io::{self, Write};
+
+use super::{override_command, path, plural, report_lines};
+use crate::ui::{Role, Stream, Ui};
+use crate::verdict::{ApprovedBy, Checked, CiSummary, Verdict};
+
+/// A progress bar on stderr for long ranges, hidden when stderr is not a terminal.
+pub fn ci_progress(len: usize) -> indicatif::ProgressBar {
+    if len < 200 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(len as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_message("checking commits");
+    bar
+}
+
+/// The remote notes could not be fetched: the check goes on with local notes.
+pub fn ci_notes_fetch_failed(w: &mut dyn Write, notes_ref: &str, message: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: warning: could not fetch {notes_ref} from origin; using local notes only"
+    )?;
+    for line in message.lines() {
+        writeln!(w, "  {line}")?;
+    }
+    Ok(())
+}
+
+fn via_text(c: &Checked) -> String {
+    match &c.verdict {
+        Verdict::Approved(ApprovedBy::PatchId { original }) => format!(
+            "by the note on {original}, an identical patch (rebased or cherry-picked; its note did not follow)"
+        ),
+        Verdict::Approved(ApprovedBy::Label(label)) => {
+            format!("by the PR/MR label `{label}` (Guard-Via: label)")
+        }
+        Verdict::Approved(ApprovedBy::Note) => "by note".to_string(),
+        _ => String::new(),
+    }
+}
+
+fn approval_lines(w: &mut dyn Write, c: &Checked) -> io::Result<()> {
+    for a in &c.approvals {
+        writeln!(w, "    reason: {}", a.reason)?;
+        writeln!(w, "            {} at {} via {}", a.by, a.at, a.via)?;
+        if let Some(n) = a.blocked_attempts.filter(|n| *n > 0) {
+            writeln!(
+                w,
+                "            {n} blocked {} preceded this approval",
+                plural(n as usize, "attempt", "attempts")
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// `git guard ci` as text: the review summary, riskiest first.
+pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard ci: {} {} in {}..{} ({}; policy: {})",
+        s.counts.commits,
+        plural(s.counts.commits, "commit", "commits"),
+        s.base,
+        s.head,
+        s.provider,
+        s.policy
+    )?;
+    if s.test_only_weakening {
+        writeln!(
+            w,
+            "!! This range changes only protected test code and weakens it: the shape of a \"make CI green\" change."
+        )?;
+    }
+    if s.blocked {
+        writeln!(
+            w,
+            "{} {} {} protected paths without an approval.",
+            ui.paint(Stream::Stdout, Role::Blocked, "BLOCKED:"),
+            s.counts.needs_approval,
+            plural(s.counts.needs_approval, "commit changes", "commits change")
+        )?;
+    } else {
+        writeln!(
+            w,
+            "{} every protected change is approved.",
+            ui.paint(Stream::Stdout, Role::Good, "OK:")
+        )?;
+    }
+    for c in s.commits.iter().filter(|c| c.verdict != Verdict::Clean) {
+        writeln!(w)?;
+        let label = if c.verdict == Verdict::NeedsApproval {
+            ui.paint(Stream::Stdout, Role::Blocked, "NEEDS APPROVAL")
+        } else {
+            ui.paint(Stream::Stdout, Role::Good, "approved")
+        };
+        writeln!(
+            w,
+            "{label}  {} {}",
+            c.target,
+            c.subject.as_deref().unwrap_or_default()
+        )?;
+        report_lines(ui, w, &c.report, Stream::Stdout)?;
+        if c.verdict == Verdict::NeedsApproval {
+            writeln!(
+                w,
+                "    fix the code, not the test; or approve: {}  (or label the PR/MR `{}`)",
+                override_command(&c.target),
+                s.override_label
+            )?;
+        } else {
+            writeln!(w, "    approved {}", via_text(c))?;
+            approval_lines(w, c)?;
+        }
+    }
+    if s.counts.clean > 0 {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "clean  {} {} change nothing protected",
+            s.counts.clean,
+            plural(s.counts.clean, "commit", "commits")
+        )?;
+    }
+    Ok(())
+}
+
+/// `git guard ci --format json`: one stable document (schema in README).
+pub fn ci_json(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *w, s)?;
+    writeln!(w)
+}
+
+/// Escapes a GitHub workflow-command message (`%`, CR, LF).
+fn gh_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a GitHub workflow-command property (also `:` and `,`).
+fn gh_property(text: &str) -> String {
+    gh_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// `::error file=…,line=…::` annotations for every unapproved protected path and finding.
+pub fn ci_github_annotations(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
+    for c in s
+        .commits
+        .iter()
+        .filter(|c| c.verdict == Verdict::NeedsApproval)
+    {
+        for p in &c.report.protected {
+            for m in &p.matched {
+                writeln!(
+                    w,
+                    "::error file={},title={}::{}",
+                    gh_property(&String::from_utf8_lossy(&m.path)),
+                    gh_property("git-guard: protected change without approval"),
+                    gh_data(&format!(
+                        "Commit {} changes this protected path (pattern `{}`) without an approval note. \
+                         Fix the code under test, or approve: {}",
+                        c.target,
+                        m.pattern,
+                        override_command(&c.target)
+                    ))
+                )?;
+            }
+        }
+        for f in c.report.findings.iter().filter(|f| f.blocking) {
+            let line = f.line.map(|l| format!(",line={l}")).unwrap_or_default();
+            writeln!(
+                w,
+                "::error file={}{line},title={}::{}",
+                gh_property(&String::from_utf8_lossy(&f.path)),
+                gh_property(&format!("git-guard: {}", f.kind)),
+                gh_data(&format!("{} (commit {})", f.detail, c.target))
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Markdown for `$GITHUB_STEP_SUMMARY`.
+pub fn ci_markdown(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
+    writeln!(
+        w,
+        "## git-guard: {}",
+        if s.blocked { "blocked" } else { "ok" }
+    )?;
+    writeln!(w)?;
+    if s.test_only_weakening {
+        writeln!(
+            w,
+            "> **This range changes only protected test code and weakens it.**"
+        )?;
+        writeln!(w)?;
+    }
+    writeln!(
+        w,
+        "{} commits in `{}..{}`: {} need approval, {} approved, {} clean. Policy: {}.",
+        s.counts.commits,
+        s.base,
+        s.head,
+        s.counts.needs_approval,
+        s.counts.approved,
+        s.counts.clean,
+        s.policy
+    )?;
+    writeln!(w)?;
+    writeln!(
+        w,
+        "| commit | verdict | protected paths | findings | reason |"
+    )?;
+    writeln!(w, "|---|---|---|---|---|")?;
+    for c in s.commits.iter().filter(|c| c.verdict != Verdict::Clean) {
+        let paths: Vec<String> = c
+            .report
+            .protected
+            .iter()
+            .flat_map(|p| &p.matched)
+            .map(|m| format!("`{}`", path(&m.path)))
+            .collect();
+        let findings: Vec<String> = c
+            .report
+            .findings
+            .iter()
+            .map(|f| f.kind.to_string())
+            .collect();
+        let reason = c
+            .approvals
+            .iter()
+            .map(|a| format!("{} ({}, {})", a.reason, a.by, a.at))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let verdict = match c.verdict {
+            Verdict::NeedsApproval => "**needs approval**".to_string(),
+            _ => format!("approved {}", via_text(c)),
+        };
+        writeln!(
+            w,
+            "| `{}` {} | {verdict} | {} | {} | {} |",
+            c.target,
+            c.subject.as_deref().unwrap_or_default().replace('|', "\\|"),
+            paths.join(" "),
+            findings.join(", "),
+            reason.replace('|', "\\|")
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! Words of the hooks and of the commands that approve: blocks, prompts, approvals.
+
+use std::io::{self, Write};
+
+use super::{defaults_notice, override_command, plural, policy_source, report_lines, summary};
+use crate::notes::Approval;
+use crate::policy::PolicySource;
+use crate::report::Report;
+use crate::ui::{Role, Stream, Ui};
+use crate::verdict::Checked;
+
+/// The exact command a human runs to approve the staged change.
+pub const ALLOW_COMMAND: &str =
+    "git guard allow --reason \"<one sentence: why the test itself must change>\"";
+
+/// Pre-commit with no terminal: what was found and the legitimate next steps.
+pub fn commit_blocked(
+    ui: &Ui,
+    w: &mut dyn Write,
+    report: &Report,
+    source: &PolicySource,
+    allow_without_tty: bool,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: {} it changes what decides whether the tests pass.",
+        ui.paint(Stream::Stderr, Role::Blocked, "commit blocked:")
+    )?;
+    defaults_notice(ui, w, source)?;
+    report_lines(ui, w, report, Stream::Stderr)?;
+    writeln!(w)?;
+    writeln!(
+        w,
+        "No terminal is attached, so no one could be asked why. Next steps, in this order:"
+    )?;
+    writeln!(
+        w,
+        "  1. Fix the code under test, not the test: put the test back (`git restore --staged --worktree <path>`)\n     and change the code until the original test passes."
+    )?;
+    if allow_without_tty {
+        writeln!(
+            w,
+            "  2. If the test itself must change, a human approves this exact staged change:\n       {ALLOW_COMMAND}\n     then runs the same `git commit` again."
+        )?;
+    } else {
+        writeln!(
+            w,
+            "  2. If the test itself must change, a human runs `git commit` from a terminal and\n     answers the prompt (this repository turns `git guard allow` off)."
+        )?;
+    }
+    Ok(())
+}
+
+/// Shown on the terminal before asking for the reason.
+pub fn prompt_intro(ui: &Ui, report: &Report, source: &PolicySource) -> String {
+    let mut buf = Vec::new();
+    let _ = writeln!(
+        buf,
+        "git-guard: this commit changes what decides whether the tests pass."
+    );
+    let _ = defaults_notice(ui, &mut buf, source);
+    let _ = report_lines(ui, &mut buf, report, Stream::Stderr);
+    let _ = writeln!(
+        buf,
+        "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the commit)."
+    );
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The prompt was left empty or interrupted.
+pub fn commit_aborted(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: no reason given; commit aborted. Your staged changes are untouched."
+    )
+}
+
+/// A commit let through by a pending approval or the prompt.
+pub fn commit_approved(ui: &Ui, w: &mut dyn Write, approval: &Approval) -> io::Result<()> {
+    if ui.quiet() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: protected change approved via {} by {}: {}",
+        approval.via, approval.by, approval.reason
+    )
+}
+
+/// Findings that do not block, shown on an otherwise allowed commit.
+pub fn warnings(ui: &Ui, w: &mut dyn Write, report: &Report) -> io::Result<()> {
+    if ui.quiet() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: {} weakening found (not blocking under this policy):",
+        ui.paint(Stream::Stderr, Role::Warning, "warning:")
+    )?;
+    report_lines(ui, w, report, Stream::Stderr)
+}
+
+/// `-v`: what a hook looked at and the policy it used.
+pub fn verbose_staged(
+    ui: &Ui,
+    w: &mut dyn Write,
+    report: &Report,
+    source: &PolicySource,
+) -> io::Result<()> {
+    if !ui.verbose() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: staged: {}; policy: {}",
+        summary(report),
+        policy_source(source)
+    )
+}
+
+/// `-v`: how long a command took.
+pub fn verbose_elapsed(
+    ui: &Ui,
+    w: &mut dyn Write,
+    what: &str,
+    elapsed: std::time::Duration,
+) -> io::Result<()> {
+    if !ui.verbose() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: {what} done in {:.1} ms",
+        elapsed.as_secs_f64() * 1000.0
+    )
+}
+
+/// Post-commit: the approval became a note.
+pub fn note_written(ui: &Ui, w: &mut dyn Write, commit: &str, notes_ref: &str) -> io::Result<()> {
+    if ui.quiet() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: override note recorded on {commit} ({notes_ref})"
+    )
+}
+
+/// `git guard allow` succeeded.
+pub fn allowed(ui: &Ui, w: &mut dyn Write, report: &Report, tree: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Approved the staged change (tree {tree}); the next commit of exactly this index carries the note:"
+    )?;
+    report_lines(ui, w, report, Stream::Stdout)?;
+    writeln!(w, "Any further change to the index is not covered.")
+}
+
+/// `git guard allow` with nothing that needs approval.
+pub fn nothing_to_allow(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "Nothing staged needs approval; no approval was recorded."
+    )
+}
+
+/// `git guard allow` when the policy requires the prompt.
+pub fn allow_refused(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: refused: this repository sets [override] allow_without_tty = false.\n\
+         A human must run `git commit` from a terminal and answer the prompt."
+    )
+}
+
+/// pre-push with no terminal: the commits that need a note, and how to give one.
+pub fn push_blocked(
+    ui: &Ui,
+    w: &mut dyn Write,
+    checked: &[&Checked],
+    allow_without_tty: bool,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: {} {} {} what decides whether the tests pass, without an approval note.",
+        ui.paint(Stream::Stderr, Role::Blocked, "push blocked:"),
+        checked.len(),
+        plural(checked.len(), "commit changes", "commits change")
+    )?;
+    for c in checked {
+        writeln!(
+            w,
+            "commit {} {}",
+            c.target,
+            c.subject.as_deref().unwrap_or_default()
+        )?;
+        report_lines(ui, w, &c.report, Stream::Stderr)?;
+    }
+    writeln!(w)?;
+    writeln!(w, "Next steps, in this order:")?;
+    writeln!(
+        w,
+        "  1. Fix the code under test, not the test: rework these commits so the original tests pass."
+    )?;
+    if allow_without_tty {
+        writeln!(
+            w,
+            "  2. If the tests themselves must change, a human approves each commit:"
+        )?;
+        for c in checked {
+            writeln!(w, "       {}", override_command(&c.target))?;
+        }
+        writeln!(w, "     then pushes again.")?;
+    } else {
+        writeln!(
+            w,
+            "  2. If the tests themselves must change, a human pushes from a terminal and answers the prompt."
+        )?;
+    }
+    Ok(())
+}
+
+/// Shown on the terminal before asking for a commit's reason at push time.
+pub fn push_prompt_intro(ui: &Ui, checked: &Checked) -> String {
+    let mut buf = Vec::new();
+    let _ = writeln!(
+        buf,
+        "git-guard: commit {} \"{}\" changes what decides whether the tests pass and has no approval note.",
+        checked.target,
+        checked.subject.as_deref().unwrap_or_default()
+    );
+    let _ = report_lines(ui, &mut buf, &checked.report, Stream::Stderr);
+    let _ = writeln!(
+        buf,
+        "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the push)."
+    );
+    String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// The push prompt was left empty or interrupted.
+pub fn push_aborted(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: no reason given; push aborted. Nothing was pushed or changed."
+    )
+}
+
+/// The notes could not be pushed: loud, but the code push goes on.
+pub fn notes_push_failed(
+    w: &mut dyn Write,
+    remote: &str,
+    notes_ref: &str,
+    message: &str,
+) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: WARNING: could not push {notes_ref} to {remote}; the code push continues,"
+    )?;
+    writeln!(
+        w,
+        "but CI will not see the approvals until the notes arrive."
+    )?;
+    for line in message.lines() {
+        writeln!(w, "  {line}")?;
+    }
+    Ok(())
+}
+
+/// `git guard override` wrote a note.
+pub fn override_done(w: &mut dyn Write, target: &str, notes_ref: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Override recorded on {target} ({notes_ref}). Push to share it: git push origin {notes_ref}"
+    )
+}
+
+/// `git guard override` on a commit that needs none.
+pub fn nothing_to_override(w: &mut dyn Write, target: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Commit {target} changes nothing protected; no override was recorded."
+    )
+}
+
+/// A block could not be written to the ledger; the block itself stands.
+pub fn ledger_write_failed(w: &mut dyn Write, message: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: warning: could not record this block in the ledger: {message}"
+    )
+}

@@ -1,0 +1,149 @@
+//! Every word the user sees, by audience: hook and approval messages (`hook`), `check`
+//! and `log` (`check`), the CI summary (`ci`), the ledger (`ledger`), setup (`setup`)
+//! and coding agents (`agent`).
+//!
+//! Commands decide; this module says it, through the [`Ui`] it is handed. Paths are
+//! shown quoted the way git quotes them.
+
+use std::io::{self, Write};
+
+use crate::paths::quote_path;
+use crate::policy::PolicySource;
+use crate::report::Report;
+use crate::settings::FindingsDetail;
+use crate::ui::{Role, Stream, Ui};
+
+mod agent;
+mod check;
+mod ci;
+mod hook;
+mod ledger;
+mod setup;
+
+pub use agent::*;
+pub use check::*;
+pub use ci::*;
+pub use hook::*;
+pub use ledger::*;
+pub use setup::*;
+
+/// Output format of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// For people.
+    #[default]
+    Text,
+    /// One stable JSON document (see README, "JSON output").
+    Json,
+}
+
+/// Output format of `ci`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum CiFormat {
+    /// For people.
+    #[default]
+    Text,
+    /// One stable JSON document (see README, "JSON output").
+    Json,
+    /// Text plus `::error` annotations, and Markdown appended to $GITHUB_STEP_SUMMARY.
+    Github,
+}
+
+/// A path for people: as git shows it (`"tests/a b.py"` quoted, plain otherwise).
+pub fn path(bytes: &[u8]) -> String {
+    quote_path(bytes)
+}
+
+/// Where the policy came from, for one line of context.
+pub fn policy_source(source: &PolicySource) -> String {
+    match source {
+        PolicySource::Commit(id) => format!("guard.toml at {id}"),
+        PolicySource::WorkTree => "guard.toml (work tree, not yet committed)".into(),
+        PolicySource::Defaults => "built-in defaults".into(),
+    }
+}
+
+/// The one-line notice for a repository without `guard.toml`.
+pub fn defaults_notice(ui: &Ui, w: &mut dyn Write, source: &PolicySource) -> io::Result<()> {
+    if ui.quiet() {
+        return Ok(());
+    }
+    if *source == PolicySource::Defaults {
+        writeln!(
+            w,
+            "note: no guard.toml here; using the default policy (`git guard init` writes it out)"
+        )?;
+    }
+    Ok(())
+}
+
+/// The protected paths and findings of a report, one per line, indented.
+pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream) -> io::Result<()> {
+    for p in &report.protected {
+        let shown = match (&p.old_path, &p.new_path) {
+            (Some(old), Some(new)) if old != new => format!("{} -> {}", path(old), path(new)),
+            (_, Some(new)) => path(new),
+            (Some(old), None) => path(old),
+            (None, None) => String::new(),
+        };
+        let mut patterns: Vec<String> = p
+            .matched
+            .iter()
+            .map(|m| format!("`{}`", m.pattern))
+            .collect();
+        patterns.dedup(); // a rename within `tests/**` names the pattern once
+        writeln!(
+            w,
+            "  {} {shown}  (protected by {})",
+            p.status.letter(),
+            patterns.join(", ")
+        )?;
+    }
+    for f in &report.findings {
+        let at = f.location();
+        let (mark, severity) = if f.blocking {
+            (ui.paint(stream, Role::Blocked, "!"), "")
+        } else {
+            (ui.paint(stream, Role::Warning, "!"), " (warning only)")
+        };
+        match ui.findings() {
+            FindingsDetail::Detail => {
+                writeln!(w, "  {mark} {} {at}: {}{severity}", f.kind, f.detail)?
+            }
+            FindingsDetail::Summary => writeln!(w, "  {mark} {} {at}{severity}", f.kind)?,
+        }
+    }
+    Ok(())
+}
+
+/// A one-line count: "1 protected path, 1 finding in 3 changed files".
+pub(crate) fn summary(report: &Report) -> String {
+    let protected = report.protected.len();
+    let findings = report.findings.len();
+    format!(
+        "{protected} protected {}, {findings} {} in {} changed {}",
+        plural(protected, "change", "changes"),
+        plural(findings, "finding", "findings"),
+        report.files_changed,
+        plural(report.files_changed, "file", "files"),
+    )
+}
+
+pub(crate) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// The prompt label.
+pub const REASON_PROMPT: &str = "Reason";
+
+/// The validator's message for a short reason.
+pub fn reason_too_short(length: usize, min: usize) -> String {
+    format!("please write at least {min} characters ({length} so far)")
+}
+
+/// The exact command that approves one commit.
+pub fn override_command(target: &str) -> String {
+    format!(
+        "git guard override {target} --reason \"<one sentence: why the test itself must change>\""
+    )
+}

@@ -1,0 +1,135 @@
+//! Words of setting up: `init`, `install`, `uninstall`, `doctor`.
+
+use std::io::{self, Write};
+
+use super::plural;
+use crate::ui::{Role, Stream, Ui};
+
+/// One line of `git guard doctor`: what was found and, for a problem, the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// What was looked at and found.
+    pub finding: String,
+    /// How to fix it; `None` when all is well.
+    pub fix: Option<String>,
+}
+
+impl Check {
+    /// Something in order.
+    pub fn ok(finding: impl Into<String>) -> Check {
+        Check {
+            finding: finding.into(),
+            fix: None,
+        }
+    }
+
+    /// A problem, and the command or edit that fixes it.
+    pub fn fix(finding: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            finding: finding.into(),
+            fix: Some(fix.into()),
+        }
+    }
+}
+
+/// `git guard init` wrote the file.
+pub fn init_done(w: &mut dyn Write, file: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Wrote {file} with the default policy. Commit it, then run `git guard install`."
+    )
+}
+
+/// What `install` or `uninstall` did to one hook.
+pub fn hook_action(w: &mut dyn Write, name: &str, action: &str) -> io::Result<()> {
+    writeln!(w, "  {name:<12} {action}")
+}
+
+/// `git guard install` headline.
+pub fn install_done(w: &mut dyn Write, dir: &str, notes_ref: &str) -> io::Result<()> {
+    writeln!(w, "git-guard hooks installed in {dir}")?;
+    writeln!(
+        w,
+        "notes.rewriteRef includes {notes_ref}, so amend and rebase carry overrides."
+    )
+}
+
+/// `git guard install` under husky: which team scripts got the block.
+pub fn husky_installed(w: &mut dyn Write, scripts: &str, edited: &[String]) -> io::Result<()> {
+    writeln!(
+        w,
+        "husky manages the hooks here: git-guard runs from the team's scripts in {scripts}"
+    )?;
+    if edited.is_empty() {
+        writeln!(w, "  every script already runs git-guard")?;
+    }
+    for file in edited {
+        writeln!(w, "  added the git-guard block to {file}")?;
+    }
+    if !edited.is_empty() {
+        writeln!(
+            w,
+            "Commit these files so that everyone on the team runs git-guard."
+        )?;
+    }
+    Ok(())
+}
+
+/// `git guard uninstall` under husky.
+pub fn husky_uninstalled(w: &mut dyn Write, edited: &[String]) -> io::Result<()> {
+    if edited.is_empty() {
+        return writeln!(w, "No husky script runs git-guard; nothing to remove.");
+    }
+    for file in edited {
+        writeln!(w, "removed the git-guard block from {file}")?;
+    }
+    Ok(())
+}
+
+/// `git guard install` when another manager's config already runs git-guard.
+pub fn managed_elsewhere(w: &mut dyn Write, config: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "{config} already runs git-guard, so no hook files were written; notes are configured."
+    )
+}
+
+/// `git guard doctor`: one line per check, the fix under each problem, then a count.
+pub fn doctor(ui: &Ui, w: &mut dyn Write, checks: &[Check]) -> io::Result<()> {
+    for c in checks {
+        match &c.fix {
+            None => writeln!(
+                w,
+                "  {}  {}",
+                ui.paint(Stream::Stdout, Role::Good, "ok "),
+                c.finding
+            )?,
+            Some(fix) => {
+                writeln!(
+                    w,
+                    "  {}  {}",
+                    ui.paint(Stream::Stdout, Role::Blocked, "FIX"),
+                    c.finding
+                )?;
+                for line in fix.lines() {
+                    writeln!(w, "       {line}")?;
+                }
+            }
+        }
+    }
+    let problems = checks.iter().filter(|c| c.fix.is_some()).count();
+    if problems == 0 {
+        writeln!(w, "Everything is in order.")
+    } else {
+        writeln!(
+            w,
+            "{problems} {} to fix.",
+            plural(problems, "problem", "problems")
+        )
+    }
+}
+
+/// `git guard uninstall` headline.
+pub fn uninstall_done(w: &mut dyn Write, dir: &str) -> io::Result<()> {
+    writeln!(w, "git-guard hooks removed from {dir}")
+}

@@ -1,0 +1,346 @@
+//! The verdict as a value: what was judged, what it needs, and what approved it.
+//!
+//! No text here: `render` turns these into words. A [`Verdict`] cannot say "clean" and
+//! "approved by a label" at once, and only an approved verdict names what approved it.
+
+use serde::Serialize;
+use serde::ser::SerializeStruct;
+
+use crate::notes::{Approval, Via};
+use crate::paths::serialize_paths;
+use crate::report::Report;
+
+/// How one change or commit was judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// No approval needed.
+    Clean,
+    /// Needs approval and has one.
+    Approved(ApprovedBy),
+    /// Needs approval and has none.
+    NeedsApproval,
+}
+
+impl Verdict {
+    /// The verdict's word in JSON (`clean`, `approved`, `needs-approval`).
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Clean => "clean",
+            Verdict::Approved(_) => "approved",
+            Verdict::NeedsApproval => "needs-approval",
+        }
+    }
+
+    /// Whether an approval was found.
+    pub fn is_approved(&self) -> bool {
+        matches!(self, Verdict::Approved(_))
+    }
+}
+
+/// What approved a commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApprovedBy {
+    /// A note on the commit (or a pending approval for a staged change).
+    Note,
+    /// A note on another commit (`original`, short id) with the same patch id: the
+    /// commit was rebased or cherry-picked and its note did not follow.
+    PatchId {
+        /// The commit that carries the note.
+        original: String,
+    },
+    /// The PR/MR label.
+    Label(String),
+}
+
+impl ApprovedBy {
+    /// The word in JSON's `approved_via`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            ApprovedBy::Note => "note",
+            ApprovedBy::PatchId { .. } => "patch-id",
+            ApprovedBy::Label(_) => "label",
+        }
+    }
+}
+
+/// One checked unit (the staged change or a commit).
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// `staged` or the commit's short id.
+    pub target: String,
+    /// The commit's subject, when it is a commit.
+    pub subject: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The findings and protected paths.
+    pub report: Report,
+    /// Paths an approval must name.
+    pub approval_paths: Vec<Vec<u8>>,
+    /// The approvals found (pending or notes).
+    pub approvals: Vec<ApprovalView>,
+}
+
+impl Checked {
+    /// A unit judged from its report alone: clean, or needing approval (approvals are
+    /// looked for by the caller).
+    pub fn new(target: String, subject: Option<String>, report: Report) -> Checked {
+        let verdict = if report.needs_approval() {
+            Verdict::NeedsApproval
+        } else {
+            Verdict::Clean
+        };
+        Checked {
+            target,
+            subject,
+            verdict,
+            approval_paths: report.approval_paths(),
+            report,
+            approvals: Vec::new(),
+        }
+    }
+}
+
+/// The JSON shape of [`Checked`] (schema in README): the verdict's word, then
+/// `approved_via` and `patch_id_of`, then the report's fields.
+impl Serialize for Checked {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Paths<'a>(#[serde(serialize_with = "serialize_paths")] &'a [Vec<u8>]);
+        let mut st = s.serialize_struct("Checked", 9)?;
+        st.serialize_field("target", &self.target)?;
+        if let Some(subject) = &self.subject {
+            st.serialize_field("subject", subject)?;
+        }
+        st.serialize_field("verdict", self.verdict.word())?;
+        let (via, patch_id_of) = match &self.verdict {
+            Verdict::Approved(by) => (
+                Some(by.word()),
+                match by {
+                    ApprovedBy::PatchId { original } => Some(original.as_str()),
+                    _ => None,
+                },
+            ),
+            _ => (None, None),
+        };
+        st.serialize_field("approved_via", &via)?;
+        st.serialize_field("patch_id_of", &patch_id_of)?;
+        st.serialize_field("files_changed", &self.report.files_changed)?;
+        st.serialize_field("protected", &self.report.protected)?;
+        st.serialize_field("findings", &self.report.findings)?;
+        st.serialize_field("approval_paths", &Paths(&self.approval_paths))?;
+        st.serialize_field("approvals", &self.approvals)?;
+        st.end()
+    }
+}
+
+/// An approval as `check --format json` shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ApprovalView {
+    /// The reason.
+    pub reason: String,
+    /// Who.
+    pub by: String,
+    /// When.
+    pub at: String,
+    /// How.
+    pub via: Via,
+    /// What it covers.
+    #[serde(serialize_with = "serialize_paths")]
+    pub paths: Vec<Vec<u8>>,
+    /// Blocked attempts that preceded it, when recorded.
+    pub blocked_attempts: Option<u32>,
+}
+
+impl From<&Approval> for ApprovalView {
+    fn from(a: &Approval) -> Self {
+        ApprovalView {
+            reason: a.reason.clone(),
+            by: a.by.clone(),
+            at: a.at.clone(),
+            via: a.via.clone(),
+            paths: a.paths.clone(),
+            blocked_attempts: a.blocked_attempts,
+        }
+    }
+}
+
+/// Everything `git guard ci` reports, ordered by risk.
+#[derive(Debug, Clone, Serialize)]
+pub struct CiSummary {
+    /// Stable schema version of the JSON.
+    pub version: u32,
+    /// Which CI environment supplied base and labels.
+    pub provider: String,
+    /// Short id of the base commit.
+    pub base: String,
+    /// Short id of the head commit.
+    pub head: String,
+    /// Where the policy came from (always the base commit, or defaults).
+    pub policy: String,
+    /// The PR/MR labels seen.
+    pub labels: Vec<String>,
+    /// The override label, when present on the PR/MR.
+    pub label_applied: Option<String>,
+    /// The label the policy accepts.
+    pub override_label: String,
+    /// Whether any commit lacks an approval.
+    pub blocked: bool,
+    /// Every changed file is protected and the range weakens tests: the incident shape.
+    pub test_only_weakening: bool,
+    /// Counts.
+    pub counts: CiCounts,
+    /// The commits, riskiest first.
+    pub commits: Vec<Checked>,
+}
+
+/// Commit counts of a CI summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct CiCounts {
+    /// Commits in the range.
+    pub commits: usize,
+    /// Commits without a needed approval.
+    pub needs_approval: usize,
+    /// Commits approved by note, patch id or label.
+    pub approved: usize,
+    /// Commits that change nothing protected.
+    pub clean: usize,
+}
+
+/// What the CI run is about, as the environment and the base policy say.
+#[derive(Debug, Clone)]
+pub struct CiContext {
+    /// Which CI environment supplied base and labels.
+    pub provider: String,
+    /// Short id of the base commit.
+    pub base: String,
+    /// Short id of the head commit.
+    pub head: String,
+    /// Where the policy came from.
+    pub policy: String,
+    /// The PR/MR labels seen.
+    pub labels: Vec<String>,
+    /// The override label, when present on the PR/MR.
+    pub label_applied: Option<String>,
+    /// The label the policy accepts.
+    pub override_label: String,
+}
+
+impl CiSummary {
+    /// Builds the summary, ranking the commits by risk.
+    pub fn new(context: CiContext, commits: Vec<Checked>) -> CiSummary {
+        let commits = rank_by_risk(commits);
+        let count = |kind: &str| commits.iter().filter(|c| c.verdict.word() == kind).count();
+        let counts = CiCounts {
+            commits: commits.len(),
+            needs_approval: count("needs-approval"),
+            approved: count("approved"),
+            clean: count("clean"),
+        };
+        let touches_protected = commits.iter().any(|c| !c.report.protected.is_empty());
+        let only_protected = commits
+            .iter()
+            .all(|c| c.report.protected.len() == c.report.files_changed);
+        let weakens = commits.iter().any(|c| !c.report.findings.is_empty());
+        CiSummary {
+            version: 1,
+            provider: context.provider,
+            base: context.base,
+            head: context.head,
+            policy: context.policy,
+            labels: context.labels,
+            label_applied: context.label_applied,
+            override_label: context.override_label,
+            blocked: counts.needs_approval > 0,
+            test_only_weakening: touches_protected && only_protected && weakens,
+            counts,
+            commits,
+        }
+    }
+}
+
+/// Orders commits by risk, not size: unapproved before approved before clean; within
+/// each, more blocking findings and more protected paths first; then history order.
+pub fn rank_by_risk(mut checked: Vec<Checked>) -> Vec<Checked> {
+    let rank = |c: &Checked| {
+        let verdict = match c.verdict {
+            Verdict::NeedsApproval => 0,
+            Verdict::Approved(_) => 1,
+            Verdict::Clean => 2,
+        };
+        let findings = c.report.findings.iter().filter(|f| f.blocking).count();
+        (
+            verdict,
+            usize::MAX - findings,
+            usize::MAX - c.report.protected.len(),
+        )
+    };
+    checked.sort_by_key(rank); // stable: history order within a rank
+    checked
+}
+
+/// What `git guard ledger` reports for the current budget period.
+#[derive(Debug, Clone, Serialize)]
+pub struct LedgerStats {
+    /// Attempts in this period.
+    pub attempts: usize,
+    /// The budget.
+    pub budget: u32,
+    /// Attempts whose command failed (non-zero exit or a signal).
+    pub failures: usize,
+    /// Blocks by hooks in this period.
+    pub blocked: usize,
+    /// Total seconds spent in attempts.
+    pub seconds: f64,
+    /// Lines in the whole file, every period included.
+    pub total_lines: usize,
+    /// Attempts that touched protected paths, in order.
+    pub touched_protected: Vec<LedgerAttempt>,
+}
+
+/// One attempt that touched protected paths.
+#[derive(Debug, Clone, Serialize)]
+pub struct LedgerAttempt {
+    /// Its number in the period (1-based).
+    pub attempt: usize,
+    /// When.
+    pub ts: String,
+    /// Its exit code.
+    pub exit: Option<i32>,
+    /// The protected paths it changed.
+    pub protected_changed: Vec<String>,
+    /// The weakening findings in its changes.
+    pub findings: Vec<String>,
+}
+
+impl LedgerStats {
+    /// Summarises the entries of one budget period.
+    pub fn new(period: &[crate::ledger::Entry], budget: u32, total_lines: usize) -> LedgerStats {
+        let attempts: Vec<&crate::ledger::Entry> = period
+            .iter()
+            .filter(|e| e.kind == crate::ledger::EntryKind::Attempt)
+            .collect();
+        LedgerStats {
+            attempts: attempts.len(),
+            budget,
+            failures: attempts.iter().filter(|e| e.exit != Some(0)).count(),
+            blocked: period
+                .iter()
+                .filter(|e| e.kind == crate::ledger::EntryKind::Blocked)
+                .count(),
+            seconds: attempts.iter().filter_map(|e| e.seconds).sum(),
+            total_lines,
+            touched_protected: attempts
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.protected_changed.as_ref().is_some_and(|p| !p.is_empty()))
+                .map(|(i, e)| LedgerAttempt {
+                    attempt: i + 1,
+                    ts: e.ts.clone(),
+                    exit: e.exit,
+                    protected_changed: e.protected_changed.clone().unwrap_or_default(),
+                    findings: e.findings.clone().unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
+}
