@@ -1,4 +1,5 @@
-//! The only code that asks a human: a reason, typed on the terminal.
+//! The only code that asks a human: a reason, typed on the terminal (and the same
+//! length rule for a reason given on the command line).
 //!
 //! git gives hooks no stdin, so the prompt opens `/dev/tty` itself. When there is no
 //! controlling terminal (an agent, CI, a GUI) the open fails and the caller blocks.
@@ -10,6 +11,7 @@ use dialoguer::Input;
 use dialoguer::console::Term;
 use dialoguer::theme::ColorfulTheme;
 
+use crate::exit::hinted;
 use crate::notes::reason_length;
 use crate::ui::Ui;
 
@@ -72,4 +74,20 @@ pub fn ask_reason(ui: &Ui, tty: File, intro: &str, prompt: &str, min_chars: usiz
             Answer::Aborted
         }
     }
+}
+
+/// Refuses a reason shorter than the policy's minimum (exit 2, with an example).
+pub fn check_reason(reason: &str, min: usize) -> anyhow::Result<()> {
+    let length = reason_length(reason);
+    if length < min || length == 0 {
+        return Err(hinted(
+            format!(
+                "the reason is too short: {}",
+                crate::render::reason_too_short(length, min)
+            ),
+            "say in one sentence why the test itself must change, e.g. \
+             --reason \"Rounding rule changed by finance ticket FIN-12\"",
+        ));
+    }
+    Ok(())
 }

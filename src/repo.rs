@@ -14,7 +14,9 @@ use crate::exit::hinted;
 
 /// An open repository.
 pub struct Repo {
-    /// The libgit2 handle; only `repo`, `changes` and `notes` reach into it.
+    /// The libgit2 handle. Opening and paths stay here; modules that read objects and
+    /// history (`changes`, `policy`, `note_store`, `judge`, `agent`) and commands that
+    /// resolve revisions or write notes use it directly.
     pub git: Repository,
 }
 
@@ -155,6 +157,8 @@ impl Repo {
     /// config edits); never for the hot path.
     pub fn git_command(&self) -> Command {
         let mut cmd = Command::new("git");
+        // git's messages are parsed in places (a missing remote ref): always in English.
+        cmd.env("LC_ALL", "C");
         cmd.current_dir(self.git.workdir().unwrap_or_else(|| self.git.path()));
         cmd
     }

@@ -2,9 +2,10 @@
 
 use std::io::Write;
 
-use crate::exit::{Outcome, hinted};
+use crate::exit::Outcome;
 use crate::judge;
-use crate::notes::{self, Via};
+use crate::notes::Via;
+use crate::prompt;
 use crate::render;
 use crate::repo::{Repo, short_id};
 use crate::ui::Ui;
@@ -24,24 +25,8 @@ pub fn run(repo: &Repo, ui: &Ui, reason: &str, out: &mut dyn Write) -> anyhow::R
         render::allow_refused(out)?;
         return Ok(Outcome::Blocked);
     }
-    check_reason(reason, approval.min_reason_chars)?;
+    prompt::check_reason(reason, approval.min_reason_chars)?;
     let tree = staged.approve(repo, reason, Via::Allow)?;
     render::allowed(ui, out, &staged.report, &short_id(tree))?;
     Ok(Outcome::Allowed)
-}
-
-/// Refuses a reason shorter than the policy's minimum (exit 2, with an example).
-pub fn check_reason(reason: &str, min: usize) -> anyhow::Result<()> {
-    let length = notes::reason_length(reason);
-    if length < min || length == 0 {
-        return Err(hinted(
-            format!(
-                "the reason is too short: {}",
-                render::reason_too_short(length, min)
-            ),
-            "say in one sentence why the test itself must change, e.g. \
-             --reason \"Rounding rule changed by finance ticket FIN-12\"",
-        ));
-    }
-    Ok(())
 }

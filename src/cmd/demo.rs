@@ -129,7 +129,17 @@ pub fn run(keep: Option<PathBuf>, ui: &Ui, out: &mut dyn Write) -> anyhow::Resul
 }
 
 impl Demo<'_> {
+    /// The incident, step by step.
     fn play(&mut self) -> anyhow::Result<()> {
+        let base = self.setup()?;
+        self.agent_is_blocked()?;
+        self.human_approves()?;
+        self.ci_catches_no_verify(&base)?;
+        self.ledger_shows_the_cost()
+    }
+
+    /// Step 0: the repository, its policy and hooks; returns the base commit.
+    fn setup(&mut self) -> anyhow::Result<String> {
         self.step("0", "A small invoice module, its tests, and git-guard")?;
         std::fs::create_dir_all(self.repo.join("tests"))?;
         std::fs::write(self.repo.join("invoice.py"), INVOICE)?;
@@ -150,7 +160,11 @@ impl Demo<'_> {
         )?;
         self.shown(HUMAN, &["git", "guard", "install"], true)?;
         let base = self.quiet(HUMAN, &["git", "rev-parse", "HEAD"])?;
+        Ok(base.trim().to_string())
+    }
 
+    /// Step 1: the agent commits the weakened test, twice, without a terminal.
+    fn agent_is_blocked(&mut self) -> anyhow::Result<()> {
         self.step(
             "1",
             "The agent's \"make CI green\" patch, committed without a terminal",
@@ -182,7 +196,11 @@ impl Demo<'_> {
                 &format!("attempt {attempt} is blocked with both findings"),
             )?;
         }
+        Ok(())
+    }
 
+    /// Step 2: a human approves with a reason; the note records it.
+    fn human_approves(&mut self) -> anyhow::Result<()> {
         self.step(
             "2",
             "A human reads the findings and approves, with a reason",
@@ -208,7 +226,11 @@ impl Demo<'_> {
                 && note.contains("Guard-Blocked-Attempts: 2"),
             "the note records the reason, the findings and the 2 blocked attempts",
         )?;
+        Ok(())
+    }
 
+    /// Step 3: `--no-verify` passes the hook; `git guard ci` blocks it.
+    fn ci_catches_no_verify(&mut self, base: &str) -> anyhow::Result<()> {
         self.step(
             "3",
             "`git commit --no-verify` slips past the hook; CI does not",
@@ -225,7 +247,7 @@ impl Demo<'_> {
             out.status.success(),
             "--no-verify skips the local hook (as git allows)",
         )?;
-        let base_arg = format!("--base={}", base.trim());
+        let base_arg = format!("--base={base}");
         let out = self.shown(
             AGENT,
             &["git", "guard", "ci", &base_arg, "--no-fetch"],
@@ -239,7 +261,11 @@ impl Demo<'_> {
                 && ci.contains("assertions-removed"),
             "CI re-checks the range with the base commit's policy and blocks the --no-verify commit",
         )?;
+        Ok(())
+    }
 
+    /// Step 4: the ledger counts the attempts and the blocks.
+    fn ledger_shows_the_cost(&mut self) -> anyhow::Result<()> {
         self.step("4", "The ledger: what the agent's attempts cost")?;
         let out = self.shown(HUMAN, &["git", "guard", "ledger"], true)?;
         let ledger = text(&out);

@@ -82,83 +82,95 @@ fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Confi
 /// The hooks git will run; returns whether pre-push runs git-guard (which pushes notes).
 fn check_hooks(dir: &Path, manager: Option<&Manager>, checks: &mut Vec<Check>) -> bool {
     match manager {
-        Some(Manager::Husky { scripts }) => {
-            let mut all = true;
-            for hook in HOOKS {
-                let path = scripts.join(hook);
-                let has = std::fs::read_to_string(&path).is_ok_and(|t| managers::has_block(&t));
-                all &= has;
-                checks.push(if has {
-                    Check::ok(format!(
-                        "{hook}: husky runs git-guard from {}",
-                        path.display()
-                    ))
-                } else {
-                    Check::fix(
-                        format!(
-                            "{hook}: husky manages the hooks, and {} does not run git-guard",
-                            path.display()
-                        ),
-                        "git guard install   (adds a marked block to the husky script)",
-                    )
-                });
-            }
-            all
+        Some(Manager::Husky { scripts }) => check_husky_hooks(scripts, checks),
+        Some(Manager::Lefthook { config, .. }) => check_lefthook_hooks(config, checks),
+        Some(Manager::PreCommit { config }) => check_framework_hooks(dir, config, checks),
+        None => check_own_hooks(dir, checks),
+    }
+}
+
+/// husky: every team script carries the git-guard block.
+fn check_husky_hooks(scripts: &Path, checks: &mut Vec<Check>) -> bool {
+    let mut all = true;
+    for hook in HOOKS {
+        let path = scripts.join(hook);
+        let has = std::fs::read_to_string(&path).is_ok_and(|t| managers::has_block(&t));
+        all &= has;
+        checks.push(if has {
+            Check::ok(format!(
+                "{hook}: husky runs git-guard from {}",
+                path.display()
+            ))
+        } else {
+            Check::fix(
+                format!(
+                    "{hook}: husky manages the hooks, and {} does not run git-guard",
+                    path.display()
+                ),
+                "git guard install   (adds a marked block to the husky script)",
+            )
+        });
+    }
+    all
+}
+
+/// lefthook: its configuration runs `git guard hook <name>` for each hook.
+fn check_lefthook_hooks(config: &Path, checks: &mut Vec<Check>) -> bool {
+    let text = std::fs::read_to_string(config).unwrap_or_default();
+    let mut all = true;
+    for hook in HOOKS {
+        let has = text.contains(&format!("git guard hook {hook}"))
+            || text.contains(&format!("git-guard hook {hook}"));
+        all &= has;
+        checks.push(if has {
+            Check::ok(format!("{hook}: lefthook runs git-guard ({})", config.display()))
+        } else {
+            Check::fix(
+                format!("{hook}: lefthook manages the hooks, and {} does not run `git guard hook {hook}`", config.display()),
+                format!("add it (README, \"lefthook\"):\n{}then run `lefthook install`", managers::LEFTHOOK_SNIPPET),
+            )
+        });
+    }
+    all
+}
+
+/// The pre-commit framework: each hook runs the framework, which runs git-guard.
+fn check_framework_hooks(dir: &Path, config: &Path, checks: &mut Vec<Check>) -> bool {
+    let mut all = true;
+    for hook in HOOKS {
+        let text = std::fs::read_to_string(dir.join(hook)).unwrap_or_default();
+        let has = text.contains("pre-commit") || text.contains("prek");
+        all &= has;
+        checks.push(if has {
+            Check::ok(format!("{hook}: the pre-commit framework runs it ({})", config.display()))
+        } else {
+            Check::fix(
+                format!("{hook}: {} names git-guard, but no {hook} hook runs the framework", config.display()),
+                "pre-commit install --hook-type pre-commit --hook-type post-commit --hook-type pre-push   (or prek install … alike)",
+            )
+        });
+    }
+    all
+}
+
+/// Our own hook files, and any hook they chain.
+fn check_own_hooks(dir: &Path, checks: &mut Vec<Check>) -> bool {
+    let mut pre_push = false;
+    for hook in HOOKS {
+        let check = check_own_hook(dir, hook);
+        if hook == "pre-push" {
+            pre_push = check.fix.is_none();
         }
-        Some(Manager::Lefthook { config, .. }) => {
-            let text = std::fs::read_to_string(config).unwrap_or_default();
-            let mut all = true;
-            for hook in HOOKS {
-                let has = text.contains(&format!("git guard hook {hook}"))
-                    || text.contains(&format!("git-guard hook {hook}"));
-                all &= has;
-                checks.push(if has {
-                    Check::ok(format!("{hook}: lefthook runs git-guard ({})", config.display()))
-                } else {
-                    Check::fix(
-                        format!("{hook}: lefthook manages the hooks, and {} does not run `git guard hook {hook}`", config.display()),
-                        format!("add it (README, \"lefthook\"):\n{}then run `lefthook install`", managers::LEFTHOOK_SNIPPET),
-                    )
-                });
-            }
-            all
-        }
-        Some(Manager::PreCommit { config }) => {
-            let mut all = true;
-            for hook in HOOKS {
-                let text = std::fs::read_to_string(dir.join(hook)).unwrap_or_default();
-                let has = text.contains("pre-commit") || text.contains("prek");
-                all &= has;
-                checks.push(if has {
-                    Check::ok(format!("{hook}: the pre-commit framework runs it ({})", config.display()))
-                } else {
-                    Check::fix(
-                        format!("{hook}: {} names git-guard, but no {hook} hook runs the framework", config.display()),
-                        "pre-commit install --hook-type pre-commit --hook-type post-commit --hook-type pre-push   (or prek install … alike)",
-                    )
-                });
-            }
-            all
-        }
-        None => {
-            let mut pre_push = false;
-            for hook in HOOKS {
-                let check = check_own_hook(dir, hook);
-                if hook == "pre-push" {
-                    pre_push = check.fix.is_none();
-                }
-                checks.push(check);
-                let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
-                if chained.exists() && !is_executable(&chained) {
-                    checks.push(Check::fix(
-                        format!("{hook}: the chained hook {} is not executable, so it does not run (nor would git run it)", chained.display()),
-                        format!("chmod +x {}   (or delete it if it is unwanted)", chained.display()),
-                    ));
-                }
-            }
-            pre_push
+        checks.push(check);
+        let chained = dir.join(format!("{hook}{CHAINED_SUFFIX}"));
+        if chained.exists() && !is_executable(&chained) {
+            checks.push(Check::fix(
+                format!("{hook}: the chained hook {} is not executable, so it does not run (nor would git run it)", chained.display()),
+                format!("chmod +x {}   (or delete it if it is unwanted)", chained.display()),
+            ));
         }
     }
+    pre_push
 }
 
 fn check_own_hook(dir: &Path, hook: &str) -> Check {

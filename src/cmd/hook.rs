@@ -205,6 +205,56 @@ fn judge_push(
     input: &str,
     err: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
+    let Some((rules, unapproved)) = judge_outgoing(repo, remote, input)? else {
+        return Ok(Outcome::Allowed);
+    };
+    let policy = &rules.config.approval;
+    if !unapproved.is_empty() {
+        let Some(tty) = prompt::open_terminal() else {
+            let checked: Vec<&Checked> = unapproved.iter().map(|(_, c)| c).collect();
+            render::push_blocked(ui, err, &checked, policy.allow_without_tty)?;
+            record_push_block(repo, &checked, &unapproved, err)?;
+            return Ok(Outcome::Blocked);
+        };
+        for (id, checked) in &unapproved {
+            let terminal = tty.try_clone().context("reusing the terminal")?;
+            let intro = render::push_prompt_intro(ui, checked);
+            let min = policy.min_reason_chars;
+            match prompt::ask_reason(ui, terminal, &intro, render::REASON_PROMPT, min) {
+                Answer::Reason(reason) => {
+                    let commit = repo.git.find_commit(*id)?;
+                    let approval = judge::approval_for_commit(
+                        repo,
+                        &commit,
+                        &checked.report,
+                        &reason,
+                        Via::Prompt,
+                    )?;
+                    note_store::append(repo, &policy.notes_ref, *id, &approval)?;
+                    render::note_written(ui, err, &checked.target, &policy.notes_ref)?;
+                }
+                Answer::Aborted => {
+                    render::push_aborted(err)?;
+                    return Ok(Outcome::Blocked);
+                }
+            }
+        }
+    }
+    if repo.git.find_reference(&policy.notes_ref).is_ok()
+        && let Err(message) = note_store::push(repo, remote, &policy.notes_ref)
+    {
+        render::notes_push_failed(err, remote, &policy.notes_ref, &message)?;
+    }
+    Ok(Outcome::Allowed)
+}
+
+/// Every outgoing commit of the push, judged under the policy its range builds on;
+/// returns that policy and the commits that need an approval (`None`: nothing to push).
+fn judge_outgoing(
+    repo: &Repo,
+    remote: &str,
+    input: &str,
+) -> anyhow::Result<Option<(Rules, Vec<(Oid, Checked)>)>> {
     let mut seen = HashSet::new();
     let mut unapproved: Vec<(Oid, Checked)> = Vec::new();
     let mut policy_in_force = None;
@@ -250,47 +300,7 @@ fn judge_push(
         }
         policy_in_force.get_or_insert(rules);
     }
-    let Some(rules) = policy_in_force else {
-        return Ok(Outcome::Allowed);
-    };
-    let policy = &rules.config.approval;
-    if !unapproved.is_empty() {
-        let Some(tty) = prompt::open_terminal() else {
-            let checked: Vec<&Checked> = unapproved.iter().map(|(_, c)| c).collect();
-            render::push_blocked(ui, err, &checked, policy.allow_without_tty)?;
-            record_push_block(repo, &checked, &unapproved, err)?;
-            return Ok(Outcome::Blocked);
-        };
-        for (id, checked) in &unapproved {
-            let terminal = tty.try_clone().context("reusing the terminal")?;
-            let intro = render::push_prompt_intro(ui, checked);
-            let min = policy.min_reason_chars;
-            match prompt::ask_reason(ui, terminal, &intro, render::REASON_PROMPT, min) {
-                Answer::Reason(reason) => {
-                    let commit = repo.git.find_commit(*id)?;
-                    let approval = judge::approval_for_commit(
-                        repo,
-                        &commit,
-                        &checked.report,
-                        &reason,
-                        Via::Prompt,
-                    )?;
-                    note_store::append(repo, &policy.notes_ref, *id, &approval)?;
-                    render::note_written(ui, err, &checked.target, &policy.notes_ref)?;
-                }
-                Answer::Aborted => {
-                    render::push_aborted(err)?;
-                    return Ok(Outcome::Blocked);
-                }
-            }
-        }
-    }
-    if repo.git.find_reference(&policy.notes_ref).is_ok()
-        && let Err(message) = note_store::push(repo, remote, &policy.notes_ref)
-    {
-        render::notes_push_failed(err, remote, &policy.notes_ref, &message)?;
-    }
-    Ok(Outcome::Allowed)
+    Ok(policy_in_force.map(|rules| (rules, unapproved)))
 }
 
 /// Appends a blocked push to the ledger; a failure to record is a warning only.

@@ -17,7 +17,7 @@ use crate::hook_script::{CHAINED_SUFFIX, HOOKS, is_ours, script};
 use crate::managers::{self, Manager};
 use crate::note_store;
 use crate::policy::Rules;
-use crate::render;
+use crate::render::{self, HookAction};
 use crate::repo::Repo;
 
 /// `git guard install`: our hooks where git runs them (or the hook manager's way),
@@ -66,7 +66,7 @@ pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
 }
 
 /// Our three hooks in `dir`, each chaining whatever foreign hook was there.
-fn install_hooks(dir: &Path) -> anyhow::Result<Vec<(&'static str, &'static str)>> {
+fn install_hooks(dir: &Path) -> anyhow::Result<Vec<(&'static str, HookAction)>> {
     std::fs::create_dir_all(dir).map_err(|e| {
         hinted(
             format!("cannot create the hooks directory {}: {e}", dir.display()),
@@ -82,10 +82,10 @@ fn install_hooks(dir: &Path) -> anyhow::Result<Vec<(&'static str, &'static str)>
         let action = match std::fs::read(&path) {
             Ok(existing) if is_ours(&existing) => {
                 if existing == wanted.as_bytes() {
-                    "already installed"
+                    HookAction::AlreadyInstalled
                 } else {
                     write_hook(&path, &wanted)?;
-                    "updated"
+                    HookAction::Updated
                 }
             }
             Ok(_) => {
@@ -112,11 +112,11 @@ fn install_hooks(dir: &Path) -> anyhow::Result<Vec<(&'static str, &'static str)>
                     let _ = std::fs::rename(&chained, &path);
                     return Err(write_failed(&path, e));
                 }
-                "installed; the existing hook is kept and runs first"
+                HookAction::InstalledChaining
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 write_hook(&path, &wanted)?;
-                "installed"
+                HookAction::Installed
             }
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
@@ -190,15 +190,15 @@ pub fn uninstall(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
                 if chained.exists() {
                     std::fs::rename(&chained, &path)
                         .with_context(|| format!("restoring {}", path.display()))?;
-                    "removed; the earlier hook is restored"
+                    HookAction::RemovedRestoring
                 } else {
                     std::fs::remove_file(&path)
                         .with_context(|| format!("removing {}", path.display()))?;
-                    "removed"
+                    HookAction::Removed
                 }
             }
-            Ok(_) => "not ours, left alone",
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => "not installed",
+            Ok(_) => HookAction::NotOurs,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => HookAction::NotInstalled,
             Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         };
         actions.push((hook, action));

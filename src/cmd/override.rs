@@ -2,7 +2,6 @@
 
 use std::io::Write;
 
-use crate::cmd::allow::check_reason;
 use crate::exit::{Outcome, hinted};
 use crate::judge::{self, Approvers};
 use crate::note_store::{self, NoteStore};
@@ -42,7 +41,7 @@ pub fn run(
                 render::allow_refused(out)?;
                 return Ok(Outcome::Blocked);
             }
-            check_reason(reason, policy.min_reason_chars)?;
+            prompt::check_reason(reason, policy.min_reason_chars)?;
             reason.to_string()
         }
         None => {

@@ -5,6 +5,42 @@ use std::io::{self, Write};
 use super::plural;
 use crate::ui::{Role, Stream, Ui};
 
+/// What `install` or `uninstall` did to one hook file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookAction {
+    /// Ours was already there, byte for byte.
+    AlreadyInstalled,
+    /// Ours was there in an older version and was rewritten.
+    Updated,
+    /// Written where there was none.
+    Installed,
+    /// Written, with the foreign hook kept beside it and run first.
+    InstalledChaining,
+    /// Ours removed.
+    Removed,
+    /// Ours removed and the chained hook put back.
+    RemovedRestoring,
+    /// Someone else's hook, untouched.
+    NotOurs,
+    /// Nothing there.
+    NotInstalled,
+}
+
+impl HookAction {
+    fn words(self) -> &'static str {
+        match self {
+            HookAction::AlreadyInstalled => "already installed",
+            HookAction::Updated => "updated",
+            HookAction::Installed => "installed",
+            HookAction::InstalledChaining => "installed; the existing hook is kept and runs first",
+            HookAction::Removed => "removed",
+            HookAction::RemovedRestoring => "removed; the earlier hook is restored",
+            HookAction::NotOurs => "not ours, left alone",
+            HookAction::NotInstalled => "not installed",
+        }
+    }
+}
+
 /// One line of `git guard doctor`: what was found and, for a problem, the fix.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Check {
@@ -41,8 +77,8 @@ pub fn init_done(w: &mut dyn Write, file: &str) -> io::Result<()> {
 }
 
 /// What `install` or `uninstall` did to one hook.
-pub fn hook_action(w: &mut dyn Write, name: &str, action: &str) -> io::Result<()> {
-    writeln!(w, "  {name:<12} {action}")
+pub fn hook_action(w: &mut dyn Write, name: &str, action: HookAction) -> io::Result<()> {
+    writeln!(w, "  {name:<12} {}", action.words())
 }
 
 /// `git guard install` headline.

@@ -14,6 +14,7 @@ mod ecosystem;
 mod edges;
 mod fuzz_replay;
 mod install;
+mod layers;
 mod ledger;
 mod policy_props;
 mod prompt;
