@@ -248,13 +248,16 @@ fn judge_push(
     Ok(Outcome::Allowed)
 }
 
+/// Outgoing commits that need an approval, with their verdicts.
+type Unapproved = Vec<(Oid, Checked)>;
+
 /// Every outgoing commit of the push, judged under the policy its range builds on;
 /// returns that policy and the commits that need an approval (`None`: nothing to push).
 fn judge_outgoing(
     repo: &Repo,
     remote: &str,
     input: &str,
-) -> anyhow::Result<Option<(Rules, Vec<(Oid, Checked)>)>> {
+) -> anyhow::Result<Option<(Rules, Unapproved)>> {
     let mut seen = HashSet::new();
     let mut unapproved: Vec<(Oid, Checked)> = Vec::new();
     let mut policy_in_force = None;
