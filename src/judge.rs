@@ -6,7 +6,7 @@
 
 use git2::{Commit, Oid};
 
-use crate::changes::{self, Change};
+use crate::changes::{self, BlobChange, Change};
 use crate::exit::hinted;
 use crate::ledger;
 use crate::note_store::NoteStore;
@@ -15,7 +15,7 @@ use crate::pending;
 use crate::policy::Rules;
 use crate::repo::{Repo, short_id};
 use crate::report::Report;
-use crate::verdict::{ApprovedBy, Checked, Verdict};
+use crate::verdict::{ApprovalProblem, ApprovedBy, Checked, Verdict};
 
 /// The staged change, judged.
 pub struct Staged {
@@ -25,31 +25,20 @@ pub struct Staged {
     pub report: Report,
     /// A hash of HEAD and the staged diff: the ledger's name for this exact change.
     pub fingerprint: String,
-    /// The tree the index would commit, when it was needed to look for an approval.
-    pub tree: Option<Oid>,
-    /// The approval pending for that exact tree, when it covers the change.
+    /// The approval pending for exactly this change, when there is one and it covers it.
     pub pending: Option<Approval>,
 }
 
 impl Staged {
     /// Records a human's approval of exactly this staged change (`via`: prompt or
-    /// allow), counting the blocked attempts that preceded it; returns the tree it is
-    /// bound to.
-    pub fn approve(&self, repo: &Repo, reason: &str, via: Via) -> anyhow::Result<Oid> {
+    /// allow), counting the blocked attempts that preceded it; returns the key it is
+    /// stored under (a hash of the changes it names).
+    pub fn approve(&self, repo: &Repo, reason: &str, via: Via) -> anyhow::Result<String> {
         let blocked = ledger::blocked_attempts_for_diff(repo, &self.fingerprint);
-        // The patch id is known once committed: post-commit adds it.
+        // The patch id is known once committed, and is information only: none here.
         let approval = approval(repo, &self.report, reason, via, None, blocked);
-        let tree = self.tree(repo)?;
-        pending::save(repo, tree, &approval)?;
-        Ok(tree)
-    }
-
-    /// The tree the index would commit (computed now if it was not needed before).
-    pub fn tree(&self, repo: &Repo) -> anyhow::Result<Oid> {
-        match self.tree {
-            Some(tree) => Ok(tree),
-            None => repo.index_tree(),
-        }
+        pending::save(repo, &self.report.required, &approval.to_note())?;
+        Ok(pending::key(&self.report.required))
     }
 
     /// The staged change as one checked unit, for `check`.
@@ -76,26 +65,18 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
     let report = Report::evaluate(&changes, &rules, repo);
     let head = repo.head_commit()?.map(|c| c.id());
     let fingerprint = changes::fingerprint(head, &changes);
-    // Writing the index as a tree costs a pass over it: only when an approval could be
-    // waiting for it.
-    let (tree, pending) = if report.needs_approval() && pending::any(repo) {
-        let tree = repo.index_tree()?;
-        let pending = pending::load(repo, tree)?.filter(|a| {
-            notes::covers(
-                std::slice::from_ref(a),
-                &report.approval_paths(),
-                rules.config.approval.min_reason_chars,
-            )
-        });
-        (Some(tree), pending)
+    let pending = if report.needs_approval() && pending::any(repo) {
+        let min = rules.config.approval.min_reason_chars;
+        pending::load(repo, &report.required)?
+            .map(|(_, approval)| approval)
+            .filter(|a| notes::covers(std::slice::from_ref(a), &report.required, min))
     } else {
-        (None, None)
+        None
     };
     Ok(Some(Staged {
         rules,
         report,
         fingerprint,
-        tree,
         pending,
     }))
 }
@@ -106,6 +87,9 @@ pub struct Approvers<'a, 'r> {
     pub notes: &'a NoteStore<'r>,
     /// The override label, when the PR/MR carries it (CI only).
     pub label: Option<&'a str>,
+    /// What the range builds on (CI's base, what the remote has): an approval on a
+    /// commit reachable from here is history and is not carried to another commit.
+    pub base: Option<Oid>,
 }
 
 /// Judges one commit (merge rule included) with the given policy and approvals.
@@ -208,33 +192,75 @@ pub fn judge(
         return Ok(checked);
     }
     let min = rules.config.approval.min_reason_chars;
+    let required = &checked.report.required;
     let own = approvers.notes.approvals(commit.id())?;
     checked.approvals = own.iter().map(Into::into).collect();
-    if notes::covers(&own, &checked.approval_paths, min) {
+    if notes::covers(&own, required, min) {
         checked.verdict = Verdict::Approved(ApprovedBy::Note);
         return Ok(checked);
     }
-    // A patch id costs a full diff with content: compute it only when some note
-    // elsewhere carries a patch id and names every path this commit needs approved.
-    if !approvers
-        .notes
-        .may_match_by_patch_id(&checked.approval_paths)?
-    {
-        return Ok(finish_unapproved(checked, approvers.label));
-    }
-    let patch_id = changes::patch_id(repo, commit, changes)?;
-    for (original, approval) in approvers.notes.with_patch_id(&patch_id)? {
-        if *original != commit.id()
-            && notes::covers(std::slice::from_ref(approval), &checked.approval_paths, min)
-        {
-            checked.verdict = Verdict::Approved(ApprovedBy::PatchId {
-                original: short_id(*original),
-            });
-            checked.approvals.push(approval.into());
-            return Ok(checked);
-        }
+    checked.problems = problems(&own, required, min);
+    if let Some((original, approval)) = transferred(repo, commit, required, min, approvers)? {
+        checked.verdict = Verdict::Approved(ApprovedBy::PatchId {
+            original: short_id(original),
+        });
+        checked.approvals.push((&approval).into());
+        checked.problems.clear();
+        return Ok(checked);
     }
     Ok(finish_unapproved(checked, approvers.label))
+}
+
+/// Why the approvals on a commit do not cover it, for the report.
+fn problems(own: &[Approval], required: &[BlobChange], min: usize) -> Vec<ApprovalProblem> {
+    let mut problems: Vec<ApprovalProblem> = own
+        .iter()
+        .filter_map(|a| {
+            if !a.reason_is_long_enough(min) {
+                Some(ApprovalProblem::ReasonTooShort)
+            } else if notes::is_stale(a, required) {
+                Some(ApprovalProblem::Stale)
+            } else {
+                None
+            }
+        })
+        .collect();
+    problems.sort();
+    problems.dedup();
+    problems
+}
+
+/// An approval of exactly this change on another commit (rebased or cherry-picked
+/// without `notes.rewriteRef`). It counts only from a commit that is not in the history
+/// this one builds on, nor in the base's: a change approved, reverted and replayed
+/// needs a new approval.
+fn transferred(
+    repo: &Repo,
+    commit: &Commit<'_>,
+    required: &[BlobChange],
+    min: usize,
+    approvers: &Approvers<'_, '_>,
+) -> anyhow::Result<Option<(Oid, Approval)>> {
+    let Some(first) = required.first() else {
+        return Ok(None);
+    };
+    let parent = commit.parent_id(0).ok();
+    let reachable = |from: Option<Oid>, other: Oid| -> bool {
+        from.is_some_and(|from| {
+            from == other || repo.git.graph_descendant_of(from, other).unwrap_or(true)
+        })
+    };
+    for (original, approval) in approvers.notes.naming(first)? {
+        if *original == commit.id()
+            || !notes::covers(std::slice::from_ref(approval), required, min)
+            || reachable(parent, *original)
+            || reachable(approvers.base, *original)
+        {
+            continue;
+        }
+        return Ok(Some((*original, approval.clone())));
+    }
+    Ok(None)
 }
 
 /// No note approves the commit: the label does, or it needs approval.
@@ -262,6 +288,7 @@ pub fn approval(
         via,
         paths: report.approval_paths(),
         findings: report.finding_labels(),
+        changes: report.required.clone(),
         patch_id,
         blocked_attempts,
     }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use anyhow::Context;
 use git2::Oid;
 
+use crate::changes::BlobChange;
 use crate::notes::{Approval, parse};
 use crate::repo::Repo;
 
@@ -30,15 +31,15 @@ pub fn approvals(repo: &Repo, notes_ref: &str, commit: Oid) -> anyhow::Result<Ve
 
 /// The notes of one or more notes refs (local, and what CI fetched), read lazily.
 ///
-/// Also answers "which noted commit had this patch id?" so a commit rebased or
-/// cherry-picked without `notes.rewriteRef` still finds its approval.
+/// Also answers "which noted commit approved exactly this change?", so a commit rebased
+/// or cherry-picked without `notes.rewriteRef` still finds its approval.
 pub struct NoteStore<'r> {
     repo: &'r Repo,
     refs: Vec<String>,
     /// Annotated commit → the note blobs on it, across the refs; listing a notes tree
     /// reads no note, and a commit without a note then costs one hash lookup.
     entries: std::cell::OnceCell<HashMap<Oid, Vec<Oid>>>,
-    by_patch_id: std::cell::OnceCell<HashMap<String, Vec<(Oid, Approval)>>>,
+    by_change: std::cell::OnceCell<HashMap<BlobChange, Vec<(Oid, Approval)>>>,
 }
 
 impl<'r> NoteStore<'r> {
@@ -48,7 +49,7 @@ impl<'r> NoteStore<'r> {
             repo,
             refs,
             entries: std::cell::OnceCell::new(),
-            by_patch_id: std::cell::OnceCell::new(),
+            by_change: std::cell::OnceCell::new(),
         }
     }
 
@@ -102,41 +103,32 @@ impl<'r> NoteStore<'r> {
         Ok(all)
     }
 
-    /// Approvals on other commits whose `Guard-Patch-Id` is `patch_id`, with their commit.
-    pub fn with_patch_id(&self, patch_id: &str) -> anyhow::Result<&[(Oid, Approval)]> {
-        Ok(self
-            .patch_index()?
-            .get(patch_id)
-            .map(Vec::as_slice)
-            .unwrap_or_default())
-    }
-
-    /// Whether any approval carrying a patch id names all of `paths`: only then can a
-    /// patch-id match approve a commit that needs exactly these paths.
-    pub fn may_match_by_patch_id(&self, paths: &[Vec<u8>]) -> anyhow::Result<bool> {
-        Ok(self
-            .patch_index()?
-            .values()
-            .flatten()
-            .any(|(_, a)| paths.iter().all(|p| a.paths.contains(p))))
-    }
-
-    fn patch_index(&self) -> anyhow::Result<&HashMap<String, Vec<(Oid, Approval)>>> {
-        if self.by_patch_id.get().is_none() {
-            let index = self.index_patch_ids()?;
-            let _ = self.by_patch_id.set(index);
+    /// Approvals that name `change` exactly, with the commit each is attached to.
+    /// Only notes on commit objects count: a note on a blob or a tree approves nothing.
+    pub fn naming(&self, change: &BlobChange) -> anyhow::Result<&[(Oid, Approval)]> {
+        if self.by_change.get().is_none() {
+            let index = self.index_changes()?;
+            let _ = self.by_change.set(index);
         }
-        self.by_patch_id
+        let index = self
+            .by_change
             .get()
-            .context("the patch-id index was just built")
+            .context("the change index was just built")?;
+        Ok(index.get(change).map(Vec::as_slice).unwrap_or_default())
     }
 
-    fn index_patch_ids(&self) -> anyhow::Result<HashMap<String, Vec<(Oid, Approval)>>> {
-        let mut index: HashMap<String, Vec<(Oid, Approval)>> = HashMap::new();
-        for &commit in self.entries()?.keys() {
-            for approval in self.approvals(commit)? {
-                if let Some(id) = approval.patch_id.clone() {
-                    index.entry(id).or_default().push((commit, approval));
+    fn index_changes(&self) -> anyhow::Result<HashMap<BlobChange, Vec<(Oid, Approval)>>> {
+        let mut index: HashMap<BlobChange, Vec<(Oid, Approval)>> = HashMap::new();
+        for &annotated in self.entries()?.keys() {
+            if self.repo.git.find_commit(annotated).is_err() {
+                continue;
+            }
+            for approval in self.approvals(annotated)? {
+                for change in &approval.changes {
+                    index
+                        .entry(change.clone())
+                        .or_default()
+                        .push((annotated, approval.clone()));
                 }
             }
         }
@@ -212,13 +204,9 @@ pub fn fetch_copy(repo: &Repo, remote: &str, notes_ref: &str) -> anyhow::Result<
     }
 }
 
-/// Appends a block to the note on `commit`, keeping whatever the note already says.
-pub fn append(
-    repo: &Repo,
-    notes_ref: &str,
-    commit: Oid,
-    approval: &Approval,
-) -> anyhow::Result<()> {
+/// Appends a note block (as `Approval::to_note` wrote it, signature included) to the
+/// note on `commit`, keeping whatever the note already says.
+pub fn append(repo: &Repo, notes_ref: &str, commit: Oid, block: &str) -> anyhow::Result<()> {
     let _lock = lock_notes(repo)?;
     let mut text = read(repo, notes_ref, commit)?.unwrap_or_default();
     if !text.is_empty() {
@@ -227,7 +215,7 @@ pub fn append(
         }
         text.push('\n');
     }
-    text.push_str(&approval.to_note());
+    text.push_str(block);
     let signature = note_signature(repo)?;
     repo.git
         .note(&signature, &signature, Some(notes_ref), commit, &text, true)

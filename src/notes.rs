@@ -5,6 +5,9 @@
 //! so `git interpret-trailers --parse` reads it. Paths are C-quoted the way git quotes
 //! them whenever they hold a space, a quote, a backslash, a control or non-ASCII byte.
 
+use git2::Oid;
+
+use crate::changes::BlobChange;
 use crate::paths::{quote_path, unquote_path};
 
 /// The first line of every block git-guard writes.
@@ -62,15 +65,8 @@ impl serde::Serialize for Via {
     }
 }
 
-impl<'de> serde::Deserialize<'de> for Via {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Via, D::Error> {
-        let text = String::deserialize(d)?;
-        Ok(Via::parse(&text))
-    }
-}
-
 /// One approval block of a note.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Approval {
     /// The human's sentence: why the oracle changed.
     pub reason: String,
@@ -84,7 +80,9 @@ pub struct Approval {
     pub paths: Vec<Vec<u8>>,
     /// `kind path:line` of each blocking finding approved.
     pub findings: Vec<String>,
-    /// `git patch-id --stable` of the approved change, when known.
+    /// The exact changes approved (`Guard-Change`): what makes the approval count.
+    pub changes: Vec<BlobChange>,
+    /// `git patch-id --stable` of the approved change, when known (information only).
     pub patch_id: Option<String>,
     /// How many blocked attempts preceded this approval, when known.
     pub blocked_attempts: Option<u32>,
@@ -109,6 +107,9 @@ impl Approval {
         }
         for finding in &self.findings {
             trailer("Guard-Findings", &one_line(finding));
+        }
+        for change in &self.changes {
+            trailer("Guard-Change", &format_change(change));
         }
         if let Some(id) = &self.patch_id {
             trailer("Guard-Patch-Id", id);
@@ -159,6 +160,7 @@ pub fn parse(note: &str) -> Vec<Approval> {
             "Guard-Via" => block.via = Via::parse(value),
             "Guard-Paths" => block.paths.push(unquote_path(value)),
             "Guard-Findings" => block.findings.push(value.to_string()),
+            "Guard-Change" => block.changes.extend(parse_change(value)),
             "Guard-Patch-Id" => block.patch_id = Some(value.to_string()),
             "Guard-Blocked-Attempts" => block.blocked_attempts = value.parse().ok(),
             _ => {}
@@ -168,11 +170,39 @@ pub fn parse(note: &str) -> Vec<Approval> {
     blocks
 }
 
-/// Whether valid approvals (reason long enough) together name every required path.
+/// `<old-oid> <new-oid> <path>`: the all-zero id for a side that does not exist, the
+/// path C-quoted as git quotes it.
+pub fn format_change(change: &BlobChange) -> String {
+    let id = |oid: Option<Oid>| oid.unwrap_or(Oid::ZERO_SHA1).to_string();
+    format!(
+        "{} {} {}",
+        id(change.old),
+        id(change.new),
+        quote_path(&change.path)
+    )
+}
+
+/// Reads a `Guard-Change` value; `None` when it is not of that form.
+pub fn parse_change(value: &str) -> Option<BlobChange> {
+    let (old, rest) = value.split_once(' ')?;
+    let (new, path) = rest.split_once(' ')?;
+    let id = |hex: &str| -> Option<Option<Oid>> {
+        let oid = Oid::from_str(hex).ok().filter(|_| hex.len() == 40)?;
+        Some((!oid.is_zero()).then_some(oid))
+    };
+    Some(BlobChange {
+        old: id(old)?,
+        new: id(new)?,
+        path: unquote_path(path),
+    })
+}
+
+/// Whether valid approvals (reason long enough) together name every required change,
+/// exactly: the same path with the same objects before and after.
 ///
-/// A note cannot be stretched over a later, larger change: a path the approvals do not
-/// name stays unapproved.
-pub fn covers(approvals: &[Approval], required: &[Vec<u8>], min_reason_chars: usize) -> bool {
+/// A note cannot be stretched over a later, larger or edited change: a change the
+/// approvals do not name, byte for byte, stays unapproved.
+pub fn covers(approvals: &[Approval], required: &[BlobChange], min_reason_chars: usize) -> bool {
     let valid: Vec<&Approval> = approvals
         .iter()
         .filter(|a| a.reason_is_long_enough(min_reason_chars))
@@ -180,7 +210,17 @@ pub fn covers(approvals: &[Approval], required: &[Vec<u8>], min_reason_chars: us
     !valid.is_empty()
         && required
             .iter()
-            .all(|path| valid.iter().any(|a| a.paths.contains(path)))
+            .all(|change| valid.iter().any(|a| a.changes.contains(change)))
+}
+
+/// Whether an approval names one of the required paths with other content: it was
+/// given for an earlier version of the change (amended, fixed up, re-staged).
+pub fn is_stale(approval: &Approval, required: &[BlobChange]) -> bool {
+    required.iter().any(|change| {
+        !approval.changes.contains(change)
+            && (approval.changes.iter().any(|c| c.path == change.path)
+                || approval.paths.contains(&change.path))
+    })
 }
 
 /// The current time as RFC 3339 UTC to the second, as `Guard-At` records it.
@@ -201,6 +241,7 @@ mod tests {
             via: Via::Prompt,
             paths: vec![b"tests/test_invoice_rounding.py".to_vec()],
             findings: vec!["assertion-loosened tests/test_invoice_rounding.py:14".into()],
+            changes: Vec::new(),
             patch_id: None,
             blocked_attempts: None,
         }
@@ -253,17 +294,50 @@ mod tests {
         );
     }
 
+    fn change(path: &str, old: u8, new: u8) -> BlobChange {
+        let id = |b: u8| (b != 0).then(|| Oid::from_bytes(&[b; 20]).unwrap());
+        BlobChange {
+            old: id(old),
+            new: id(new),
+            path: path.as_bytes().to_vec(),
+        }
+    }
+
     #[test]
-    fn coverage_needs_every_path_and_a_long_enough_reason() {
-        let a = sample();
-        let required = vec![b"tests/test_invoice_rounding.py".to_vec()];
+    fn coverage_needs_every_change_exactly_and_a_long_enough_reason() {
+        let mut a = sample();
+        a.changes = vec![change("tests/test_invoice_rounding.py", 1, 2)];
+        let required = a.changes.clone();
         assert!(covers(std::slice::from_ref(&a), &required, 20));
         assert!(!covers(std::slice::from_ref(&a), &required, 500));
-        let wider = vec![required[0].clone(), b"tests/other.py".to_vec()];
+        let wider = vec![required[0].clone(), change("tests/other.py", 0, 3)];
         assert!(!covers(std::slice::from_ref(&a), &wider, 20));
         let mut b = sample();
-        b.paths = vec![b"tests/other.py".to_vec()];
-        assert!(covers(&[a, b], &wider, 20));
+        b.changes = vec![change("tests/other.py", 0, 3)];
+        assert!(covers(&[a.clone(), b], &wider, 20));
         assert!(!covers(&[], &[], 20));
+        // The same path with other content (an amend, a fixup) is not covered, and the
+        // approval is then stale.
+        let edited = vec![change("tests/test_invoice_rounding.py", 1, 9)];
+        assert!(!covers(std::slice::from_ref(&a), &edited, 20));
+        assert!(is_stale(&a, &edited));
+        assert!(!is_stale(&a, &required));
+    }
+
+    #[test]
+    fn guard_change_lines_round_trip_with_zero_sides_and_quoted_paths() {
+        let mut a = sample();
+        a.changes = vec![
+            change("tests/gone.py", 1, 0),
+            change("tests/new file.py", 0, 2),
+        ];
+        let note = a.to_note();
+        assert!(note.contains(&format!(
+            "Guard-Change: {} {} \"tests/new file.py\"\n",
+            "0".repeat(40),
+            "02".repeat(20)
+        )));
+        assert_eq!(parse(&note), vec![a]);
+        assert_eq!(parse_change("short ids tests/x"), None);
     }
 }

@@ -7,8 +7,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::changes::Blobs;
-use crate::changes::{Change, Status};
+use crate::changes::{BlobChange, Blobs, Change, Status};
 use crate::finding::Finding;
 use crate::policy::Rules;
 use crate::weakening;
@@ -47,6 +46,10 @@ pub struct Report {
     pub protected: Vec<Protected>,
     /// Weakening findings, blocking or not.
     pub findings: Vec<Finding>,
+    /// The exact changes an approval must name (`Guard-Change`): every change of a
+    /// path in [`Report::approval_paths`], by object id.
+    #[serde(skip)]
+    pub required: Vec<BlobChange>,
 }
 
 impl Report {
@@ -82,11 +85,20 @@ impl Report {
         for finding in &mut findings {
             finding.blocking = config.blocks(finding.kind);
         }
-        Report {
+        let mut report = Report {
             files_changed: changes.len(),
             protected,
             findings,
-        }
+            required: Vec::new(),
+        };
+        let paths = report.approval_paths();
+        report.required = changes
+            .iter()
+            .flat_map(Change::blob_changes)
+            .filter(|c| paths.binary_search(&c.path).is_ok())
+            .collect();
+        report.required.sort();
+        report
     }
 
     /// Whether this change needs a human's reason before it may land.

@@ -63,6 +63,26 @@ impl ApprovedBy {
     }
 }
 
+/// Why an approval that was found does not count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ApprovalProblem {
+    /// It names a path of this change with other content: the change was edited after
+    /// it was approved (amend, fixup, re-staged).
+    Stale,
+    /// Its reason is shorter than the policy's minimum.
+    ReasonTooShort,
+}
+
+impl ApprovalProblem {
+    /// The problem's word in JSON.
+    pub fn word(self) -> &'static str {
+        match self {
+            ApprovalProblem::Stale => "stale",
+            ApprovalProblem::ReasonTooShort => "reason-too-short",
+        }
+    }
+}
+
 /// One checked unit (the staged change or a commit).
 #[derive(Debug, Clone)]
 pub struct Checked {
@@ -78,6 +98,8 @@ pub struct Checked {
     pub approval_paths: Vec<Vec<u8>>,
     /// The approvals found (pending or notes).
     pub approvals: Vec<ApprovalView>,
+    /// Why approvals that were found do not count (when it still needs approval).
+    pub problems: Vec<ApprovalProblem>,
 }
 
 impl Checked {
@@ -96,6 +118,7 @@ impl Checked {
             approval_paths: report.approval_paths(),
             report,
             approvals: Vec::new(),
+            problems: Vec::new(),
         }
     }
 }
@@ -106,7 +129,7 @@ impl Serialize for Checked {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         struct Paths<'a>(#[serde(serialize_with = "serialize_paths")] &'a [Vec<u8>]);
-        let mut st = s.serialize_struct("Checked", 9)?;
+        let mut st = s.serialize_struct("Checked", 10)?;
         st.serialize_field("target", &self.target)?;
         if let Some(subject) = &self.subject {
             st.serialize_field("subject", subject)?;
@@ -129,6 +152,8 @@ impl Serialize for Checked {
         st.serialize_field("findings", &self.report.findings)?;
         st.serialize_field("approval_paths", &Paths(&self.approval_paths))?;
         st.serialize_field("approvals", &self.approvals)?;
+        let problems: Vec<&str> = self.problems.iter().map(|p| p.word()).collect();
+        st.serialize_field("approval_problems", &problems)?;
         st.end()
     }
 }

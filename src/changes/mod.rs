@@ -73,7 +73,44 @@ pub struct Change {
     pub new_id: Option<Oid>,
 }
 
+/// One side-by-side content change of one path: the exact blob (or, for a submodule,
+/// commit) before and after. An approval names these, so it covers exactly this content
+/// and nothing else (`Guard-Change`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BlobChange {
+    /// The object before; `None` where the path did not exist.
+    pub old: Option<Oid>,
+    /// The object after; `None` where the path no longer exists.
+    pub new: Option<Oid>,
+    /// The path (bytes).
+    pub path: Vec<u8>,
+}
+
 impl Change {
+    /// The exact content changes of this file, per path: one for an edit in place; a
+    /// rename is its old path going away plus its new path appearing.
+    pub fn blob_changes(&self) -> Vec<BlobChange> {
+        match (&self.old_path, &self.new_path) {
+            (Some(old), Some(new)) if old != new => vec![
+                BlobChange {
+                    old: self.old_id,
+                    new: None,
+                    path: old.clone(),
+                },
+                BlobChange {
+                    old: None,
+                    new: self.new_id,
+                    path: new.clone(),
+                },
+            ],
+            _ => vec![BlobChange {
+                old: self.old_id,
+                new: self.new_id,
+                path: self.path().to_vec(),
+            }],
+        }
+    }
+
     /// The path a reader knows the file by: the new one, else the old one.
     pub fn path(&self) -> &[u8] {
         self.new_path

@@ -7,7 +7,7 @@ use crate::judge;
 use crate::notes::Via;
 use crate::prompt;
 use crate::render;
-use crate::repo::{Repo, short_id};
+use crate::repo::Repo;
 use crate::ui::Ui;
 
 /// Binds an approval to the exact staged tree.
@@ -26,7 +26,7 @@ pub fn run(repo: &Repo, ui: &Ui, reason: &str, out: &mut dyn Write) -> anyhow::R
         return Ok(Outcome::Blocked);
     }
     prompt::check_reason(reason, approval.min_reason_chars)?;
-    let tree = staged.approve(repo, reason, Via::Allow)?;
-    render::allowed(ui, out, &staged.report, &short_id(tree))?;
+    let key = staged.approve(repo, reason, Via::Allow)?;
+    render::allowed(ui, out, &staged.report, &key[..12])?;
     Ok(Outcome::Allowed)
 }

@@ -55,6 +55,7 @@ fn one_commit(repo: &Repo, rev: &str) -> anyhow::Result<(Vec<Checked>, Rules)> {
     let approvers = Approvers {
         notes: &store,
         label: None,
+        base: None,
     };
     let checked = judge::commit(repo, &commit, &rules, &approvers)?;
     Ok((vec![checked], rules))
@@ -76,6 +77,7 @@ fn a_range(repo: &Repo, range: &str) -> anyhow::Result<(Vec<Checked>, Rules)> {
     let approvers = Approvers {
         notes: &store,
         label: None,
+        base: revs.exclude.first().copied(),
     };
     let checked = judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?
         .into_iter()

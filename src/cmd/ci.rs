@@ -150,6 +150,7 @@ pub fn run(
     let approvers = Approvers {
         notes: &store,
         label: label.as_deref(),
+        base: Some(base.id()),
     };
     let tick = |done: usize, total: usize| {
         progress

@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use anyhow::Context;
 use git2::Oid;
 
-use crate::changes;
+use crate::changes::{self, BlobChange};
 use crate::exit::Outcome;
 use crate::judge::{self, Approvers, Revs};
 use crate::ledger;
@@ -144,17 +144,23 @@ pub fn post_commit(repo: &Repo, ui: &Ui, err: &mut dyn Write) -> anyhow::Result<
     let Some(head) = repo.head_commit()? else {
         return Ok(Outcome::Allowed);
     };
-    let tree = head.tree_id();
-    let Some(mut approval) = pending::load(repo, tree)? else {
-        return Ok(Outcome::Allowed);
-    };
+    let committed: Vec<BlobChange> = changes::of_commit(repo, &head)?
+        .iter()
+        .flat_map(changes::Change::blob_changes)
+        .collect();
     let parent = head.parent(0).ok();
     let rules = Rules::load_for(repo, parent.as_ref())?;
     let notes_ref = &rules.config.approval.notes_ref;
-    approval.patch_id = Some(changes::patch_id(repo, &head, &[])?);
-    note_store::append(repo, notes_ref, head.id(), &approval)?;
-    pending::remove(repo, tree)?;
-    render::note_written(ui, err, &short_id(head.id()), notes_ref)?;
+    for (path, text, approval) in pending::all(repo)? {
+        // The commit carries out exactly the approved change (coverage is judged again
+        // wherever the note is read; this only decides where the note goes).
+        if approval.changes.is_empty() || !approval.changes.iter().all(|c| committed.contains(c)) {
+            continue;
+        }
+        note_store::append(repo, notes_ref, head.id(), &text)?;
+        pending::remove(repo, &path)?;
+        render::note_written(ui, err, &short_id(head.id()), notes_ref)?;
+    }
     Ok(Outcome::Allowed)
 }
 
@@ -230,7 +236,7 @@ fn judge_push(
                         &reason,
                         Via::Prompt,
                     )?;
-                    note_store::append(repo, &policy.notes_ref, *id, &approval)?;
+                    note_store::append(repo, &policy.notes_ref, *id, &approval.to_note())?;
                     render::note_written(ui, err, &checked.target, &policy.notes_ref)?;
                 }
                 Answer::Aborted => {
@@ -284,6 +290,7 @@ fn judge_outgoing(
         let approvers = Approvers {
             notes: &store,
             label: None,
+            base: base.as_ref().map(|b| b.id()),
         };
         let mut judged: HashMap<Oid, Checked> =
             judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?

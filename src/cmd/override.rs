@@ -28,6 +28,7 @@ pub fn run(
     let approvers = Approvers {
         notes: &store,
         label: None,
+        base: None,
     };
     let checked = judge::commit(repo, &commit, &rules, &approvers)?;
     if checked.verdict == Verdict::Clean {
@@ -66,7 +67,7 @@ pub fn run(
     };
     let approval =
         judge::approval_for_commit(repo, &commit, &checked.report, &reason, Via::Override)?;
-    note_store::append(repo, &policy.notes_ref, commit.id(), &approval)?;
+    note_store::append(repo, &policy.notes_ref, commit.id(), &approval.to_note())?;
     render::override_done(out, &checked.target, &policy.notes_ref)?;
     Ok(Outcome::Allowed)
 }

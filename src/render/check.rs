@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{defaults_notice, path, plural, policy_source, report_lines, summary};
+use super::{problem_lines, defaults_notice, path, plural, policy_source, report_lines, summary};
 use crate::notes::Approval;
 use crate::policy::PolicySource;
 use crate::ui::{Role, Stream, Ui};
@@ -23,6 +23,7 @@ pub fn check_text(
         };
         writeln!(w, "{title}: {}", summary(&c.report))?;
         report_lines(ui, w, &c.report, Stream::Stdout)?;
+        problem_lines(w, &c.problems)?;
         for a in &c.approvals {
             writeln!(
                 w,

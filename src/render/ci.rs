@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{override_command, path, plural, report_lines};
+use super::{problem_lines, override_command, path, plural, report_lines};
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::{ApprovedBy, Checked, CiSummary, Verdict};
 
@@ -106,6 +106,7 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             c.subject.as_deref().unwrap_or_default()
         )?;
         report_lines(ui, w, &c.report, Stream::Stdout)?;
+        problem_lines(w, &c.problems)?;
         if c.verdict == Verdict::NeedsApproval {
             writeln!(
                 w,

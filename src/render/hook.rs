@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{defaults_notice, override_command, plural, policy_source, report_lines, summary};
+use super::{problem_lines, defaults_notice, override_command, plural, policy_source, report_lines, summary};
 use crate::notes::Approval;
 use crate::policy::PolicySource;
 use crate::report::Report;
@@ -147,10 +147,10 @@ pub fn note_written(ui: &Ui, w: &mut dyn Write, commit: &str, notes_ref: &str) -
 }
 
 /// `git guard allow` succeeded.
-pub fn allowed(ui: &Ui, w: &mut dyn Write, report: &Report, tree: &str) -> io::Result<()> {
+pub fn allowed(ui: &Ui, w: &mut dyn Write, report: &Report, key: &str) -> io::Result<()> {
     writeln!(
         w,
-        "Approved the staged change (tree {tree}); the next commit of exactly this index carries the note:"
+        "Approved the staged change (change {key}); the next commit of exactly these changes carries the note:"
     )?;
     report_lines(ui, w, report, Stream::Stdout)?;
     writeln!(w, "Any further change to the index is not covered.")
@@ -195,6 +195,7 @@ pub fn push_blocked(
             c.subject.as_deref().unwrap_or_default()
         )?;
         report_lines(ui, w, &c.report, Stream::Stderr)?;
+        problem_lines(w, &c.problems)?;
     }
     writeln!(w)?;
     writeln!(w, "Next steps, in this order:")?;

@@ -12,6 +12,7 @@ use crate::policy::PolicySource;
 use crate::report::Report;
 use crate::settings::FindingsDetail;
 use crate::ui::{Role, Stream, Ui};
+use crate::verdict::ApprovalProblem;
 
 mod agent;
 mod check;
@@ -112,6 +113,22 @@ pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream)
             }
             FindingsDetail::Summary => writeln!(w, "  {mark} {} {at}{severity}", f.kind)?,
         }
+    }
+    Ok(())
+}
+
+/// Why the approvals found do not count, one line each (stale, too short, …).
+pub fn problem_lines(w: &mut dyn Write, problems: &[ApprovalProblem]) -> io::Result<()> {
+    for problem in problems {
+        let text = match problem {
+            ApprovalProblem::Stale => {
+                "approval is stale: the change was edited after it was approved"
+            }
+            ApprovalProblem::ReasonTooShort => {
+                "an approval's reason is shorter than this policy's minimum"
+            }
+        };
+        writeln!(w, "  ! {text}")?;
     }
     Ok(())
 }
