@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{problem_lines, override_command, path, plural, report_lines};
+use super::{override_command, path, plural, problem_lines, report_lines};
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::{ApprovedBy, Checked, CiSummary, Verdict};
 

@@ -2,7 +2,9 @@
 
 use std::io::{self, Write};
 
-use super::{problem_lines, defaults_notice, override_command, plural, policy_source, report_lines, summary};
+use super::{
+    defaults_notice, override_command, plural, policy_source, problem_lines, report_lines, summary,
+};
 use crate::notes::Approval;
 use crate::policy::PolicySource;
 use crate::report::Report;

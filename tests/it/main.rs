@@ -4,6 +4,7 @@ mod common;
 mod tools;
 
 mod agent;
+mod binding;
 mod check;
 mod ci;
 mod cli;
