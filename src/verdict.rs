@@ -208,6 +208,9 @@ pub struct CiSummary {
     pub label_applied: Option<String>,
     /// The label the policy accepts.
     pub override_label: String,
+    /// The workflow file running this check, when the range edits it (its flags and
+    /// labels were then ignored).
+    pub untrusted_workflow: Option<String>,
     /// Whether any commit lacks an approval.
     pub blocked: bool,
     /// Every changed file is protected and the range weakens tests: the incident shape.
@@ -248,6 +251,9 @@ pub struct CiContext {
     pub label_applied: Option<String>,
     /// The label the policy accepts.
     pub override_label: String,
+    /// The workflow file running this check, when the range edits it (its flags and
+    /// labels were then ignored).
+    pub untrusted_workflow: Option<String>,
 }
 
 impl CiSummary {
@@ -275,6 +281,7 @@ impl CiSummary {
             labels: context.labels,
             label_applied: context.label_applied,
             override_label: context.override_label,
+            untrusted_workflow: context.untrusted_workflow,
             blocked: counts.needs_approval > 0,
             test_only_weakening: touches_protected && only_protected && weakens,
             counts,

@@ -125,7 +125,21 @@ pub fn run(
     if repo.git.is_shallow() {
         repo = unshallow(repo, fetch)?;
     }
-    let (base, head) = base_and_head(&repo, &args, &env, fetch)?;
+    let (mut base, mut head) = base_and_head(&repo, &args, &env, fetch)?;
+    // A run whose own workflow the range edits is the pull request's to steer: its
+    // flags and labels are not trusted, only what the environment says.
+    let untrusted = self_edited_workflow(&base, &head)?;
+    let mut args = args;
+    let mut env = env;
+    if untrusted.is_some() {
+        args.base = None;
+        args.head = None;
+        args.labels = None;
+        env.labels.clear();
+        if env.base.is_some() {
+            (base, head) = base_and_head(&repo, &args, &env, fetch)?;
+        }
+    }
     let rules = Rules::load_for(&repo, Some(&base))?;
     let notes_ref = rules.config.approval.notes_ref.clone();
     let mut refs = vec![notes_ref.clone()];
@@ -174,6 +188,7 @@ pub fn run(
         labels,
         label_applied: label,
         override_label: rules.config.approval.label.clone(),
+        untrusted_workflow: untrusted,
     };
     let summary = CiSummary::new(context, checked);
     write_summary(ui, args.format, &summary, out)?;
@@ -182,6 +197,36 @@ pub fn run(
     } else {
         Outcome::Allowed
     })
+}
+
+/// The workflow file running this check on GitHub (`GITHUB_WORKFLOW_REF`), when the
+/// range changes it; `None` elsewhere or when it is the base's own.
+fn self_edited_workflow(
+    base: &git2::Commit<'_>,
+    head: &git2::Commit<'_>,
+) -> anyhow::Result<Option<String>> {
+    let Some(path) = std::env::var("GITHUB_WORKFLOW_REF")
+        .ok()
+        .and_then(|r| workflow_path(&r))
+    else {
+        return Ok(None);
+    };
+    let at = |commit: &git2::Commit<'_>| -> anyhow::Result<Option<git2::Oid>> {
+        let tree = commit.tree()?;
+        Ok(tree
+            .get_path(std::path::Path::new(&path))
+            .ok()
+            .map(|e| e.id()))
+    };
+    Ok((at(base)? != at(head)?).then_some(path))
+}
+
+/// `owner/repo/.github/workflows/guard.yml@refs/…` → `.github/workflows/guard.yml`.
+fn workflow_path(workflow_ref: &str) -> Option<String> {
+    let (path, _) = workflow_ref.split_once('@')?;
+    let mut parts = path.splitn(3, '/');
+    let (_, _, file) = (parts.next()?, parts.next()?, parts.next()?);
+    (!file.is_empty()).then(|| file.to_string())
 }
 
 /// A shallow clone cannot be judged: deepen it from origin, or say how.
@@ -308,6 +353,16 @@ mod tests {
         assert_eq!(e.base.as_deref(), Some("origin/main"));
         assert_eq!(e.labels, vec!["bug", "allow-test-edits"]);
         assert_eq!(e.head.as_deref(), Some("0123abc"));
+    }
+
+    #[test]
+    fn the_workflow_path_is_read_off_github_workflow_ref() {
+        assert_eq!(
+            workflow_path("acme/shop/.github/workflows/guard.yml@refs/pull/7/merge").as_deref(),
+            Some(".github/workflows/guard.yml")
+        );
+        assert_eq!(workflow_path("no-at-sign"), None);
+        assert_eq!(workflow_path("acme/shop@refs/heads/main"), None);
     }
 
     #[test]

@@ -71,6 +71,12 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         s.provider,
         s.policy
     )?;
+    if let Some(workflow) = &s.untrusted_workflow {
+        writeln!(
+            w,
+            "!! This range edits {workflow}, the workflow running this check: its flags and labels are ignored."
+        )?;
+    }
     if s.test_only_weakening {
         writeln!(
             w,

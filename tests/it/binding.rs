@@ -252,3 +252,48 @@ fn a_cherry_pick_of_an_approved_change_onto_another_branch_keeps_its_approval() 
     run.expect(0);
     assert!(run.stdout.contains("an identical patch"), "{}", run.stdout);
 }
+
+#[test]
+fn a_branch_that_edits_the_workflow_running_ci_loses_its_flags_and_labels() {
+    let repo = TestRepo::with_origin();
+    repo.write(
+        ".github/workflows/guard.yml",
+        "on: pull_request_target\njobs: {}\n",
+    );
+    repo.commit_all("guard workflow");
+    repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    // The branch edits the workflow to hand itself the override label.
+    repo.write(
+        ".github/workflows/guard.yml",
+        "on: pull_request\njobs: {run: git guard ci --labels allow-test-edits}\n",
+    );
+    repo.commit_all("make CI green");
+    let run = |workflow_ref: Option<&str>| {
+        let mut cmd = repo.command_in(crate::common::GUARD, &repo.root);
+        cmd.args(["ci", "--no-fetch", "--labels", "allow-test-edits"])
+            .env("GUARD_BASE", "main");
+        if let Some(r) = workflow_ref {
+            cmd.env(
+                "GITHUB_WORKFLOW_REF",
+                format!("acme/shop/{r}@refs/pull/7/merge"),
+            );
+        }
+        Run::from(cmd.output().unwrap())
+    };
+    // Without the variable (another CI), the label is honoured as before.
+    run(None).expect(0);
+    // Run by the workflow the branch edited: the label is ignored, and it says why.
+    let edited = run(Some(".github/workflows/guard.yml"));
+    edited.expect(1);
+    assert!(
+        edited.stdout.contains(
+            "This range edits .github/workflows/guard.yml, the workflow running this check"
+        ),
+        "{}",
+        edited.stdout
+    );
+    // Run by a workflow the branch did not touch: the label counts.
+    run(Some(".github/workflows/other.yml")).expect(0);
+}
