@@ -25,6 +25,7 @@ pub mod policy;
 pub mod prompt;
 pub mod render;
 pub mod repo;
+pub mod reports;
 pub mod settings;
 pub mod weakening;
 
