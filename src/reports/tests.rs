@@ -667,3 +667,13 @@ fn bad_entities_and_non_xml_are_malformed() {
         "{out}"
     );
 }
+
+#[test]
+fn a_byte_order_mark_a_doctype_and_comments_are_fine() {
+    let xml = "\u{feff}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE testsuites>\n<!-- written by a tool -->\n\
+               <testsuites><testsuite name=\"s\"><testcase classname=\"c\" name=\"t\"/></testsuite></testsuites>\n";
+    assert_eq!(
+        cases(xml),
+        [("c".to_string(), "t".to_string(), Status::Passed)]
+    );
+}
