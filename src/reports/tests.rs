@@ -534,6 +534,32 @@ fn pytest_junitxml() {
 }
 
 #[test]
+fn pytest_collection_error_loses_every_test_of_the_module() {
+    // A real pytest run whose test module fails to import: one <error> case with an
+    // empty classname stands for the module, and every test in it is gone.
+    let root = fixtures().join("pytest");
+    let base = ReportSet::load(&root, "base.xml", Side::Base).unwrap();
+    let head = ReportSet::load(&root, "head-collection-error.xml", Side::Head).unwrap();
+    let c = compare(&base, &head);
+    assert_eq!(c.vanished.len(), 6, "{c:?}");
+    assert_eq!(
+        c.dropped_skipped,
+        [
+            id("tests.test_invoice", "test_negative"),
+            id("tests.test_invoice", "test_round[a-b]")
+        ]
+    );
+    assert_eq!(
+        c.added,
+        [Added {
+            id: id("", "tests.test_invoice"),
+            head: Status::Error
+        }]
+    );
+    assert_eq!((c.head.total, c.head.errors), (1, 1));
+}
+
+#[test]
 fn jest_junit() {
     // jest-junit's default naming: classname and name are both "<describe> <test>".
     // `test.todo` is written as a passing case (no <skipped>) by jest-junit 16.
@@ -645,7 +671,7 @@ fn every_fixture_dialect_is_tested() {
 #[test]
 fn a_whole_fixtures_tree_loads_with_double_star() {
     let all = ReportSet::load(&fixtures(), "**/*.xml", Side::Head).unwrap();
-    assert_eq!(all.files.len(), 14);
+    assert_eq!(all.files.len(), 15);
 }
 
 #[test]
