@@ -27,6 +27,7 @@ pub mod prompt;
 pub mod render;
 pub mod repo;
 pub mod report;
+pub mod reports;
 pub mod settings;
 pub mod ui;
 pub mod verdict;

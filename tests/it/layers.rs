@@ -34,6 +34,7 @@ const ORDER: &[(&str, &[&str])] = &[
             "verdict",
             "judge",
             "agent",
+            "reports",
         ],
     ),
     ("words", &["ui", "render", "prompt"]),
