@@ -5,7 +5,6 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::exit::print_error;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/junit")
@@ -14,7 +13,7 @@ fn fixtures() -> PathBuf {
 /// The full `error:`/`hint:` text a user would see for `error`.
 fn shown(error: &anyhow::Error) -> String {
     let mut buf = Vec::new();
-    print_error(&mut buf, error);
+    crate::ui::Ui::new(crate::settings::Settings::default()).print_error(&mut buf, error);
     String::from_utf8(buf).unwrap()
 }
 
