@@ -10,11 +10,15 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/junit")
 }
 
-/// The full `error:`/`hint:` text a user would see for `error`.
+/// The full `error:`/`hint:` text a user would see for `error` (as `Ui::print_error`
+/// prints it without colour; the words layer is above this module).
 fn shown(error: &anyhow::Error) -> String {
-    let mut buf = Vec::new();
-    crate::ui::Ui::new(crate::settings::Settings::default()).print_error(&mut buf, error);
-    String::from_utf8(buf).unwrap()
+    let chain: Vec<String> = error.chain().map(ToString::to_string).collect();
+    let mut text = format!("error: {}\n", chain.join(": "));
+    for line in crate::exit::hint_of(error).unwrap_or_default().lines() {
+        text.push_str(&format!("hint: {line}\n"));
+    }
+    text
 }
 
 fn set(side: Side, files: &[(&str, &str)]) -> anyhow::Result<ReportSet> {
