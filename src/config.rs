@@ -74,8 +74,14 @@ pub struct Approval {
     pub min_reason_chars: usize,
     /// The notes ref that holds override notes.
     pub notes_ref: String,
-    /// Whether `git guard allow` may approve without the interactive prompt.
+    /// Whether `allow` and `override --reason` also work without a terminal.
     pub allow_without_tty: bool,
+    /// Path (in the repository) of an OpenSSH `allowed_signers` file; "" for none.
+    pub signers: String,
+    /// Only approvals signed by a key in `signers` count.
+    pub require_signature: bool,
+    /// Only security-key (FIDO, `sk-*`) signatures with user presence count.
+    pub require_presence: bool,
 }
 
 impl Default for Approval {
@@ -84,7 +90,10 @@ impl Default for Approval {
             label: "allow-test-edits".into(),
             min_reason_chars: 20,
             notes_ref: "refs/notes/guard".into(),
-            allow_without_tty: true,
+            allow_without_tty: false,
+            signers: String::new(),
+            require_signature: false,
+            require_presence: false,
         }
     }
 }
@@ -187,6 +196,25 @@ impl Config {
                     format!("languages with markers: {}", LANGUAGES.join(", ")),
                 ));
             }
+        }
+        if (self.approval.require_signature || self.approval.require_presence)
+            && self.approval.signers.trim().is_empty()
+        {
+            return Err(hinted(
+                format!(
+                    "{origin}: [override] require_signature and require_presence need `signers`"
+                ),
+                "set signers = \".github/allowed_signers\" (OpenSSH allowed_signers format) and commit that file",
+            ));
+        }
+        if self.approval.signers.starts_with('/') || self.approval.signers.contains("..") {
+            return Err(hinted(
+                format!(
+                    "{origin}: [override] signers `{}` must be a path inside the repository",
+                    self.approval.signers
+                ),
+                "give it relative to the repository root, e.g. \".github/allowed_signers\"",
+            ));
         }
         if !self.approval.notes_ref.starts_with("refs/notes/")
             || !git2::Reference::is_valid_name(&self.approval.notes_ref)

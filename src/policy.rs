@@ -26,6 +26,9 @@ use crate::repo::{Repo, short_id};
 /// The pattern reported for `guard.toml`, which no configuration can unprotect.
 pub const ALWAYS: &str = "guard.toml (always protected)";
 
+/// The pattern reported for the `[override] signers` file, likewise always protected.
+pub const SIGNERS: &str = "[override] signers (always protected)";
+
 /// Where the policy in force was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PolicySource {
@@ -58,13 +61,15 @@ impl Rules {
 
     /// Compiles a parsed policy; an invalid pattern is an error naming it.
     pub fn compile(config: Config, origin: &str, source: PolicySource) -> anyhow::Result<Rules> {
-        let paths = Policy::new(&config.protect.paths).map_err(|e| {
-            let message = format!("{origin}: [protect].paths: {e:#}");
-            hinted(
-                message,
-                "patterns use gitignore syntax: `tests/**`, `*.snap`, `!tests/data/big.bin`",
-            )
-        })?;
+        let paths = Policy::new(&config.protect.paths)
+            .map(|p| p.with_signers(&config.approval.signers))
+            .map_err(|e| {
+                let message = format!("{origin}: [protect].paths: {e:#}");
+                hinted(
+                    message,
+                    "patterns use gitignore syntax: `tests/**`, `*.snap`, `!tests/data/big.bin`",
+                )
+            })?;
         Ok(Rules {
             config,
             paths,
@@ -122,6 +127,8 @@ pub struct Policy {
     /// For each glob in `set`, the index of the pattern it came from.
     glob_rule: Vec<usize>,
     rules: Vec<Rule>,
+    /// The `[override] signers` file, always protected like `guard.toml`.
+    signers: Option<Vec<u8>>,
 }
 
 #[derive(Debug, Clone)]
@@ -157,13 +164,26 @@ impl Policy {
             set,
             glob_rule,
             rules,
+            signers: None,
         })
+    }
+
+    /// Also protects the signers file at `path` (root-relative), whatever the patterns say.
+    pub fn with_signers(mut self, path: &str) -> Policy {
+        let path = path.trim_start_matches("./").trim_start_matches('/');
+        if !path.is_empty() {
+            self.signers = Some(path.as_bytes().to_vec());
+        }
+        self
     }
 
     /// The pattern that protects `path`, or `None` when it is not protected.
     pub fn protecting_pattern(&self, path: &[u8]) -> Option<&str> {
         if path == FILE_NAME.as_bytes() {
             return Some(ALWAYS);
+        }
+        if self.signers.as_deref() == Some(path) {
+            return Some(SIGNERS);
         }
         if self.rules.is_empty() {
             return None;

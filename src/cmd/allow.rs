@@ -21,11 +21,12 @@ pub fn run(repo: &Repo, ui: &Ui, reason: &str, out: &mut dyn Write) -> anyhow::R
         return Ok(Outcome::Allowed);
     }
     let approval = &staged.rules.config.approval;
-    if !approval.allow_without_tty {
+    prompt::check_reason(reason, approval.min_reason_chars)?;
+    // A terminal is where a human types; without one only an explicit policy allows it.
+    if !approval.allow_without_tty && prompt::open_terminal().is_none() {
         render::allow_refused(out)?;
         return Ok(Outcome::Blocked);
     }
-    prompt::check_reason(reason, approval.min_reason_chars)?;
     let key = staged.approve(repo, reason, Via::Allow)?;
     render::allowed(ui, out, &staged.report, &key[..12])?;
     Ok(Outcome::Allowed)

@@ -79,13 +79,7 @@ fn judge_staged(
     }
     let approval = &staged.rules.config.approval;
     let Some(tty) = prompt::open_terminal() else {
-        render::commit_blocked(
-            ui,
-            err,
-            &staged.report,
-            &staged.rules.source,
-            approval.allow_without_tty,
-        )?;
+        render::commit_blocked(ui, err, &staged.report, &staged.rules.source)?;
         record_commit_block(repo, &staged, false, err);
         return Ok(Outcome::Blocked);
     };
@@ -218,7 +212,7 @@ fn judge_push(
     if !unapproved.is_empty() {
         let Some(tty) = prompt::open_terminal() else {
             let checked: Vec<&Checked> = unapproved.iter().map(|(_, c)| c).collect();
-            render::push_blocked(ui, err, &checked, policy.allow_without_tty)?;
+            render::push_blocked(ui, err, &checked)?;
             record_push_block(repo, &checked, &unapproved, err)?;
             return Ok(Outcome::Blocked);
         };

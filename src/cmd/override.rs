@@ -38,7 +38,7 @@ pub fn run(
     let policy = &rules.config.approval;
     let reason = match reason {
         Some(reason) => {
-            if !policy.allow_without_tty {
+            if !policy.allow_without_tty && prompt::open_terminal().is_none() {
                 render::allow_refused(out)?;
                 return Ok(Outcome::Blocked);
             }
@@ -49,7 +49,7 @@ pub fn run(
             let Some(tty) = prompt::open_terminal() else {
                 return Err(hinted(
                     "no terminal to ask for the reason",
-                    format!("pass it: {}", render::override_command(&checked.target)),
+                    "approvals are given by a human: run this in your own terminal",
                 ));
             };
             let intro = render::push_prompt_intro(ui, &checked);

@@ -116,7 +116,7 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         if c.verdict == Verdict::NeedsApproval {
             writeln!(
                 w,
-                "    fix the code, not the test; or approve: {}  (or label the PR/MR `{}`)",
+                "    fix the code, not the test; if the test must change, a human approves in their own terminal:\n    {}  (or labels the PR/MR `{}`)",
                 override_command(&c.target),
                 s.override_label
             )?;
@@ -171,7 +171,7 @@ pub fn ci_github_annotations(w: &mut dyn Write, s: &CiSummary) -> io::Result<()>
                     gh_property("git-guard: protected change without approval"),
                     gh_data(&format!(
                         "Commit {} changes this protected path (pattern `{}`) without an approval note. \
-                         Fix the code under test, or approve: {}",
+                         Fix the code under test; if the test must change, a human approves in their own terminal: {}",
                         c.target,
                         m.pattern,
                         override_command(&c.target)

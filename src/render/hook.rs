@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use super::{
-    defaults_notice, override_command, plural, policy_source, problem_lines, report_lines, summary,
+    defaults_notice, override_command, path, plural, policy_source, problem_lines, report_lines,
+    summary,
 };
 use crate::notes::Approval;
 use crate::policy::PolicySource;
@@ -11,17 +12,14 @@ use crate::report::Report;
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::Checked;
 
-/// The exact command a human runs to approve the staged change.
-pub const ALLOW_COMMAND: &str =
-    "git guard allow --reason \"<one sentence: why the test itself must change>\"";
-
-/// Pre-commit with no terminal: what was found and the legitimate next steps.
+/// Pre-commit with no terminal: what was found and the legitimate next steps. The
+/// reader is often an agent: it is told to fix the code or to ask a human, and is never
+/// handed a command that approves.
 pub fn commit_blocked(
     ui: &Ui,
     w: &mut dyn Write,
     report: &Report,
     source: &PolicySource,
-    allow_without_tty: bool,
 ) -> io::Result<()> {
     writeln!(
         w,
@@ -35,23 +33,18 @@ pub fn commit_blocked(
         w,
         "No terminal is attached, so no one could be asked why. Next steps, in this order:"
     )?;
+    let paths: Vec<String> = report.approval_paths().iter().map(|p| path(p)).collect();
     writeln!(
         w,
-        "  1. Fix the code under test, not the test: put the test back (`git restore --staged --worktree <path>`)\n     and change the code until the original test passes."
+        "  1. Fix the code under test, not the test: put the test back (`git restore --staged --worktree -- {}`)\n     and change the code until the original test passes.",
+        paths.join(" ")
     )?;
-    if allow_without_tty {
-        writeln!(
-            w,
-            "  2. If the test itself must change, a human approves this exact staged change:\n       {ALLOW_COMMAND}\n     then runs the same `git commit` again."
-        )?;
-    } else {
-        writeln!(
-            w,
-            "  2. If the test itself must change, a human runs `git commit` from a terminal and\n     answers the prompt (this repository turns `git guard allow` off)."
-        )?;
-    }
+    writeln!(w, "{HUMAN_STEP}")?;
     Ok(())
 }
+
+/// Step 2 of every block message: only a human approves, in their own terminal.
+const HUMAN_STEP: &str = "  2. If the test itself must change, stop and ask a human. They approve it in their own\n     terminal (`git commit` there asks for the reason); an approval an agent makes\n     does not count where signatures are required.";
 
 /// Shown on the terminal before asking for the reason.
 pub fn prompt_intro(ui: &Ui, report: &Report, source: &PolicySource) -> String {
@@ -166,22 +159,17 @@ pub fn nothing_to_allow(w: &mut dyn Write) -> io::Result<()> {
     )
 }
 
-/// `git guard allow` when the policy requires the prompt.
+/// `allow` or `override --reason` without a terminal, which the policy refuses.
 pub fn allow_refused(w: &mut dyn Write) -> io::Result<()> {
     writeln!(
         w,
-        "git-guard: refused: this repository sets [override] allow_without_tty = false.\n\
-         A human must run `git commit` from a terminal and answer the prompt."
+        "git-guard: refused: no terminal is attached, and this repository sets [override] allow_without_tty = false.\n\
+         Nothing was recorded. Approvals are given by a human in their own terminal."
     )
 }
 
 /// pre-push with no terminal: the commits that need a note, and how to give one.
-pub fn push_blocked(
-    ui: &Ui,
-    w: &mut dyn Write,
-    checked: &[&Checked],
-    allow_without_tty: bool,
-) -> io::Result<()> {
+pub fn push_blocked(ui: &Ui, w: &mut dyn Write, checked: &[&Checked]) -> io::Result<()> {
     writeln!(
         w,
         "git-guard: {} {} {} what decides whether the tests pass, without an approval note.",
@@ -205,21 +193,17 @@ pub fn push_blocked(
         w,
         "  1. Fix the code under test, not the test: rework these commits so the original tests pass."
     )?;
-    if allow_without_tty {
-        writeln!(
-            w,
-            "  2. If the tests themselves must change, a human approves each commit:"
-        )?;
-        for c in checked {
-            writeln!(w, "       {}", override_command(&c.target))?;
-        }
-        writeln!(w, "     then pushes again.")?;
-    } else {
-        writeln!(
-            w,
-            "  2. If the tests themselves must change, a human pushes from a terminal and answers the prompt."
-        )?;
+    writeln!(
+        w,
+        "  2. If the tests themselves must change, stop and ask a human. They push from their own\n     terminal and answer the prompt, or run there:"
+    )?;
+    for c in checked {
+        writeln!(w, "       {}", override_command(&c.target))?;
     }
+    writeln!(
+        w,
+        "     An approval an agent makes does not count where signatures are required."
+    )?;
     Ok(())
 }
 

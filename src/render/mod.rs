@@ -158,9 +158,8 @@ pub fn reason_too_short(length: usize, min: usize) -> String {
     format!("please write at least {min} characters ({length} so far)")
 }
 
-/// The exact command that approves one commit.
+/// The command a human runs in their own terminal to approve one commit (it asks for
+/// the reason there). Only ever shown as a human's step, never as an agent's.
 pub fn override_command(target: &str) -> String {
-    format!(
-        "git guard override {target} --reason \"<one sentence: why the test itself must change>\""
-    )
+    format!("git guard override {target}")
 }

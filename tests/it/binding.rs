@@ -27,7 +27,7 @@ fn approved_feature() -> TestRepo {
     repo.git(&["add", "-A"]);
     repo.commit("stronger rate test", &["--no-verify"])
         .expect(0);
-    repo.guard(&["override", "HEAD", "--reason", REASON])
+    repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
     ci(&repo, "main").expect(0);
     repo
@@ -142,7 +142,7 @@ fn a_pending_approval_does_not_cover_the_same_tree_on_another_base() {
     // A human approves a staged strengthening on the old base.
     repo.write("tests/test_invoice.py", STRONGER);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     let tree = repo.git(&["write-tree"]).trim().to_string();
     // The agent moves HEAD onto the teammate's commit and commits the approved tree,
     // which deletes the teammate's test.
@@ -163,10 +163,10 @@ fn an_approved_then_reverted_change_cannot_be_replayed() {
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.commit_all("loosen rate test");
     let loosened = head(&repo);
-    repo.guard(&["override", "HEAD", "--reason", REASON])
+    repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
     repo.git(&["revert", "--no-edit", "HEAD"]);
-    repo.guard(&[
+    repo.human(&[
         "override",
         "HEAD",
         "--reason",
@@ -194,7 +194,7 @@ fn a_dedented_skip_does_not_ride_on_the_approval_of_the_indented_one() {
     let indented = "import sys\n\n\ndef test_rate():\n    if sys.platform == \"win32\":\n        pytest.skip(\"no tax table on Windows\")\n    assert RATE == 0.075\n";
     repo.write("tests/test_invoice.py", indented);
     repo.commit_all("skip on Windows");
-    repo.guard(&["override", "HEAD", "--reason", REASON])
+    repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
     // ... the agent's branch skips everywhere, the same lines dedented.
     repo.git(&["switch", "-q", "-c", "agent", "main"]);
@@ -215,7 +215,7 @@ fn a_binary_attribute_does_not_make_two_edits_share_an_approval() {
     repo.git(&["switch", "-q", "-c", "approved"]);
     repo.write("tests/test_invoice.py", STRONGER);
     repo.commit_all("edit the test");
-    repo.guard(&["override", "HEAD", "--reason", REASON])
+    repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
     repo.git(&["switch", "-q", "-c", "agent", "main"]);
     repo.write("tests/test_invoice.py", WEAKENED);

@@ -46,7 +46,7 @@ fn check_after_allow_reports_approved() {
     repo.write("tests/test_invoice.py", "def test_rate():\n    pass\n");
     repo.git(&["add", "-A"]);
     repo.guard(&["check"]).expect(1);
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "The rate test moves to the tax module suite",
@@ -210,7 +210,7 @@ fn log_lists_overrides_with_reason_who_when_and_paths() {
     repo.guard(&["log"]).expect(0);
     repo.write("tests/test_invoice.py", "def test_rate():\n    pass\n");
     repo.git(&["add", "-A"]);
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "The rate test moves to the tax module suite",

@@ -37,7 +37,7 @@ fn allow_then_commit_leaves_a_valid_note_in_trailer_format() {
     let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     let run = repo.commit("loosen rate test", &[]);
     run.expect(0);
     assert!(
@@ -88,7 +88,7 @@ fn allow_does_not_cover_a_different_staged_change() {
     let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     repo.write("tests/test_other.py", "def test_nothing():\n    pass\n");
     repo.git(&["add", "-A"]);
     let run = repo.commit("sneak in more", &[]);
@@ -161,7 +161,7 @@ fn first_commit_is_checked_against_the_empty_tree() {
     run.expect(1);
     assert!(run.stderr.contains("A tests/test_a.py"), "{}", run.stderr);
     fresh
-        .guard(&[
+        .human(&[
             "allow",
             "--reason",
             "First version of the test suite for module a",
@@ -253,7 +253,7 @@ fn unusual_paths_are_matched_shown_quoted_and_recorded_exactly() {
         "{}",
         run.stderr
     );
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "Adding tests for files with unusual names",
@@ -286,7 +286,7 @@ fn non_utf8_path_is_handled_as_bytes() {
         "{}",
         run.stderr
     );
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "Test for the legacy latin-1 file name import",
@@ -349,7 +349,7 @@ fn amend_carries_the_note_through_rewrite_ref() {
     let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     repo.commit("loosen", &[]).expect(0);
     repo.commit("loosen, reworded", &["--amend"]).expect(0);
     assert!(repo.note("HEAD").unwrap().contains(REASON));
@@ -372,7 +372,7 @@ fn a_note_covering_fewer_paths_than_the_commit_is_not_valid() {
     let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     repo.commit("approved", &[]).expect(0);
     // Amend in another protected file without approval; the old note is carried over.
     repo.write("tests/test_more.py", "def test_more():\n    pass\n");
@@ -390,11 +390,11 @@ fn second_approval_on_a_noted_commit_is_appended_not_replacing() {
     let repo = TestRepo::installed();
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     repo.commit("first", &[]).expect(0);
     repo.write("tests/test_more.py", "def test_more():\n    pass\n");
     repo.git(&["add", "-A"]);
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "Adding a placeholder test for the new module",
@@ -436,7 +436,7 @@ fn post_commit_hook_exits_early_when_nothing_is_pending_but_still_writes_notes()
     // With an approval pending, the hook does run git-guard (here: fails closed, loudly).
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     let out = repo
         .command_in("git", &repo.root)
         .args(["commit", "-q", "-m", "approved"])

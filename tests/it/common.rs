@@ -225,6 +225,33 @@ impl TestRepo {
         )
     }
 
+    /// `git guard args…` as the human at the keyboard: on a pseudo-terminal of its own,
+    /// which is what lets `allow --reason` and `override --reason` through under the
+    /// default policy (`allow_without_tty = false`). The terminal's output (stdout and
+    /// stderr together) is `stdout`.
+    pub fn human(&self, args: &[&str]) -> Run {
+        self.human_in(&self.root, args)
+    }
+
+    /// [`TestRepo::human`] in another directory (a linked worktree).
+    pub fn human_in(&self, dir: &Path, args: &[&str]) -> Run {
+        let mut cmd = self.command_with_terminal(GUARD, dir);
+        cmd.args(args);
+        let mut session = expectrl::Session::spawn(cmd).expect("spawn git-guard on a pty");
+        session.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
+        let output = session.expect(expectrl::Eof).expect("git-guard ended");
+        let stdout = String::from_utf8_lossy(output.before()).replace("\r\n", "\n");
+        let code = match session.get_process_mut().wait().unwrap() {
+            expectrl::WaitStatus::Exited(_, code) => code,
+            _ => -1,
+        };
+        Run {
+            code,
+            stdout,
+            stderr: String::new(),
+        }
+    }
+
     /// `git commit -m msg [extra…]` through the installed hooks, any exit status.
     pub fn commit(&self, msg: &str, extra: &[&str]) -> Run {
         let mut args = vec!["commit", "-q", "-m", msg];

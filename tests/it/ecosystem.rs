@@ -202,7 +202,7 @@ fn framework_flow(tool: &Path) {
         blocked.all()
     );
 
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "The rate became configurable per region (FIN-12)",

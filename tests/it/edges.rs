@@ -11,7 +11,7 @@ fn detached_head_commits_are_guarded_and_noted() {
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.commit("detached", &[]).expect(1);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     repo.commit("detached", &[]).expect(0);
     assert!(repo.note("HEAD").unwrap().contains(REASON));
 }
@@ -133,7 +133,7 @@ fn a_cherry_pick_without_its_note_is_matched_by_patch_id() {
         .git(&["rev-parse", "--short", "HEAD"])
         .trim()
         .to_string();
-    repo.guard(&["override", &picked, "--reason", REASON])
+    repo.human(&["override", &picked, "--reason", REASON])
         .expect(0);
     repo.git(&["switch", "-q", "release"]);
     repo.write("README.md", "release notes\n");
@@ -147,6 +147,9 @@ fn a_cherry_pick_without_its_note_is_matched_by_patch_id() {
 #[test]
 fn concurrent_overrides_never_lose_a_note_silently() {
     let repo = TestRepo::with_history();
+    // Six processes at once, without a terminal each: the policy opts into that.
+    repo.write("guard.toml", "[override]\nallow_without_tty = true\n");
+    repo.commit_all("policy: approvals without a terminal");
     let mut ids = Vec::new();
     for i in 0..6 {
         repo.write(
@@ -252,7 +255,7 @@ fn a_force_rewritten_remote_notes_ref_is_merged_back_not_overwritten() {
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
     repo.commit("first", &["--no-verify"]).expect(0);
-    repo.guard(&["override", "HEAD", "--reason", REASON])
+    repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
     crate::common::Run::from(repo.git_output(&["push", "-q", "origin", "main"])).expect(0);
     // Someone force-pushes an unrelated notes history to the remote.
@@ -513,7 +516,7 @@ fn a_rebase_carries_the_note_to_the_rewritten_commit() {
     repo.git(&["checkout", "-q", "-b", "topic"]);
     repo.write("tests/test_invoice.py", WEAKENED);
     repo.git(&["add", "-A"]);
-    repo.guard(&["allow", "--reason", REASON]).expect(0);
+    repo.human(&["allow", "--reason", REASON]).expect(0);
     repo.commit("loosen the rate test", &[]).expect(0);
     let before = repo.git(&["rev-parse", "HEAD"]);
     repo.git(&["checkout", "-q", "main"]);

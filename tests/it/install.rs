@@ -205,20 +205,15 @@ fn linked_worktree_uses_the_shared_hooks_and_is_guarded() {
     assert!(String::from_utf8_lossy(&blocked.stderr).contains("tests/test_invoice.py"));
 
     // The approval is per worktree: allowed there, committed there, noted there.
-    let allow = repo
-        .command_in(crate::common::GUARD, &wt)
-        .args([
+    let allow = repo.human_in(
+        &wt,
+        &[
             "allow",
             "--reason",
             "The rate is now configured per customer elsewhere",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        allow.status.success(),
-        "{}",
-        String::from_utf8_lossy(&allow.stderr)
+        ],
     );
+    assert!(allow.code == 0, "{}", allow.stdout);
     assert!(repo.root.join(".git/worktrees/wt/guard/pending").is_dir());
     assert!(
         git(&["commit", "-q", "-m", "weaken in worktree"])

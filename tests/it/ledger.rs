@@ -214,7 +214,7 @@ fn blocked_commits_are_recorded_and_counted_in_the_approval_note() {
         lines[0]["findings"],
         serde_json::json!(["assertion-loosened tests/test_invoice.py:2"])
     );
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "The rate moved to config; exact value tested there",
@@ -251,7 +251,7 @@ fn blocked_pushes_are_recorded_and_counted_by_override() {
         line["commits"],
         serde_json::json!([repo.git(&["rev-parse", "HEAD"]).trim()])
     );
-    repo.guard(&[
+    repo.human(&[
         "override",
         "HEAD",
         "--reason",

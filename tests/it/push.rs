@@ -35,11 +35,12 @@ fn push_without_a_note_is_blocked_listing_the_commit_and_the_command() {
         run.stderr
     );
     assert!(
-        run.stderr
-            .contains(&format!("git guard override {id} --reason")),
+        run.stderr.contains(&format!("git guard override {id}")),
         "{}",
         run.stderr
     );
+    // The command is named as a human's step, never handed over with a reason to fill in.
+    assert!(!run.stderr.contains("--reason"), "{}", run.stderr);
     assert_ne!(
         repo.origin_git(&["rev-parse", "main"]),
         repo.git(&["rev-parse", "main"])
@@ -51,7 +52,7 @@ fn push_after_override_passes_and_the_note_arrives_on_the_remote() {
     let repo = TestRepo::with_origin();
     repo.guard(&["install"]).expect(0);
     let id = sneak_commit(&repo);
-    repo.guard(&["override", &id, "--reason", REASON]).expect(0);
+    repo.human(&["override", &id, "--reason", REASON]).expect(0);
     let note = repo.note("HEAD").unwrap();
     assert!(note.contains("Guard-Via: override\n"), "{note}");
     assert!(note.contains("Guard-Patch-Id: "), "{note}");
@@ -80,7 +81,7 @@ fn allowed_commits_push_silently_and_unprotected_ones_need_nothing() {
 fn patch_id_matches_git_patch_id_stable() {
     let repo = TestRepo::with_origin();
     let id = sneak_commit(&repo);
-    repo.guard(&["override", &id, "--reason", REASON]).expect(0);
+    repo.human(&["override", &id, "--reason", REASON]).expect(0);
     let ours = repo
         .note("HEAD")
         .unwrap()
@@ -140,7 +141,7 @@ fn merging_main_with_approved_commits_into_a_branch_passes() {
     // Meanwhile main gets an approved protected change.
     repo.git(&["switch", "-q", "main"]);
     let id = sneak_commit(&repo);
-    repo.guard(&["override", &id, "--reason", REASON]).expect(0);
+    repo.human(&["override", &id, "--reason", REASON]).expect(0);
     push(&repo, &["main"]).expect(0);
     // Merging main into the branch does not re-flag main's change.
     repo.git(&["switch", "-q", "feature"]);
@@ -183,7 +184,7 @@ fn notes_added_in_two_clones_both_survive() {
     }
     // Clone a: a commit with a note, pushed.
     let id_a = sneak_commit(&a);
-    a.guard(&["override", &id_a, "--reason", REASON]).expect(0);
+    a.human(&["override", &id_a, "--reason", REASON]).expect(0);
     push(&a, &["main"]).expect(0);
     // Clone b, not fetched: its own approved commit on another branch, then push.
     b.git(&["switch", "-q", "-c", "other"]);
@@ -191,7 +192,7 @@ fn notes_added_in_two_clones_both_survive() {
     b.git(&["add", "-A"]);
     b.commit("new test", &["--no-verify"]).expect(0);
     let id_b = b.git(&["rev-parse", "--short", "HEAD"]).trim().to_string();
-    b.guard(&[
+    b.human(&[
         "override",
         &id_b,
         "--reason",
@@ -226,7 +227,7 @@ fn a_notes_push_failure_warns_but_the_code_push_goes_through() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
     let id = sneak_commit(&repo);
-    repo.guard(&["override", &id, "--reason", REASON]).expect(0);
+    repo.human(&["override", &id, "--reason", REASON]).expect(0);
     let run = push(&repo, &["main"]);
     run.expect(0);
     assert!(
@@ -273,7 +274,7 @@ fn a_teammates_approval_fetched_from_origin_covers_my_push_of_that_commit() {
     me.guard(&["install"]).expect(0); // adds the notes refspec to remote.origin.fetch
     let mate = me.clone_origin("mate", &[]);
     sneak_commit(&mate);
-    mate.guard(&["override", "HEAD", "--reason", REASON])
+    mate.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
     mate.git(&[
         "push",

@@ -49,7 +49,7 @@ fn loosening_an_inline_rust_test_outside_protected_paths_is_blocked() {
     );
     assert!(!run.stderr.contains("protected by"), "{}", run.stderr);
     // Approving records the finding in the note.
-    repo.guard(&[
+    repo.human(&[
         "allow",
         "--reason",
         "The rate is configurable now; exactness is tested in config",
