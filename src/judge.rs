@@ -291,6 +291,7 @@ pub fn approval(
         changes: report.required.clone(),
         patch_id,
         blocked_attempts,
+        signature: None,
     }
 }
 

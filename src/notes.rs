@@ -86,6 +86,8 @@ pub struct Approval {
     pub patch_id: Option<String>,
     /// How many blocked attempts preceded this approval, when known.
     pub blocked_attempts: Option<u32>,
+    /// The signature sealing the block, when it was signed.
+    pub signature: Option<Signature>,
 }
 
 impl Approval {
@@ -137,18 +139,29 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// Every git-guard block in a note; other text in the note is ignored.
+///
+/// A `Guard-Signature:` line seals its block: the signature covers the block's exact
+/// bytes from the title line to just before it, and whatever follows it up to the next
+/// title is ignored, so nothing can be added to a signed approval unsigned.
 pub fn parse(note: &str) -> Vec<Approval> {
     let mut blocks = Vec::new();
-    let mut current: Option<Approval> = None;
-    for line in note.lines() {
+    let mut current: Option<(usize, Approval, bool)> = None; // start, block, sealed
+    let mut offset = 0;
+    for raw in note.split_inclusive('\n') {
+        let start = offset;
+        offset += raw.len();
+        let line = raw.trim_end_matches(['\n', '\r']);
         if line.trim_end() == TITLE {
-            blocks.extend(current.take());
-            current = Some(Approval::default());
+            blocks.extend(current.take().map(|(_, block, _)| block));
+            current = Some((start, Approval::default(), false));
             continue;
         }
-        let Some(block) = current.as_mut() else {
+        let Some((block_start, block, sealed)) = current.as_mut() else {
             continue;
         };
+        if *sealed {
+            continue;
+        }
         let Some((key, value)) = line.split_once(": ") else {
             continue;
         };
@@ -163,11 +176,32 @@ pub fn parse(note: &str) -> Vec<Approval> {
             "Guard-Change" => block.changes.extend(parse_change(value)),
             "Guard-Patch-Id" => block.patch_id = Some(value.to_string()),
             "Guard-Blocked-Attempts" => block.blocked_attempts = value.parse().ok(),
+            "Guard-Signature" => {
+                block.signature = Some(Signature {
+                    value: value.to_string(),
+                    signed: note[*block_start..start].to_string(),
+                });
+                *sealed = true;
+            }
             _ => {}
         }
     }
-    blocks.extend(current);
+    blocks.extend(current.map(|(_, block, _)| block));
     blocks
+}
+
+/// A block's `Guard-Signature`, with the exact bytes it signs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signature {
+    /// Base64 of the SSHSIG (namespace `git-guard`), as the trailer holds it.
+    pub value: String,
+    /// The block's bytes from its title line to just before the signature line.
+    pub signed: String,
+}
+
+/// A block as `to_note` writes it, sealed with its signature line.
+pub fn signed_block(block: &str, signature: &str) -> String {
+    format!("{block}Guard-Signature: {signature}\n")
 }
 
 /// `<old-oid> <new-oid> <path>`: the all-zero id for a side that does not exist, the
@@ -243,6 +277,7 @@ mod tests {
             findings: vec!["assertion-loosened tests/test_invoice_rounding.py:14".into()],
             changes: Vec::new(),
             patch_id: None,
+            signature: None,
             blocked_attempts: None,
         }
     }
@@ -270,6 +305,26 @@ mod tests {
         second.blocked_attempts = Some(3);
         let note = format!("{}\n{}", sample().to_note(), second.to_note());
         assert_eq!(parse(&note), vec![sample(), second]);
+    }
+
+    #[test]
+    fn a_signature_seals_its_block_and_covers_its_exact_bytes() {
+        let block = sample().to_note();
+        let note = format!(
+            "{}Guard-Change: {} {} tests/smuggled.py\n\n{}",
+            signed_block(&block, "U1NIU0lH"),
+            "0".repeat(40),
+            "1".repeat(40),
+            sample().to_note()
+        );
+        let parsed = parse(&note);
+        assert_eq!(parsed.len(), 2);
+        let signature = parsed[0].signature.as_ref().expect("signed");
+        assert_eq!(signature.value, "U1NIU0lH");
+        assert_eq!(signature.signed, block);
+        // Nothing after the signature line joins the signed approval.
+        assert!(parsed[0].changes.is_empty());
+        assert_eq!(parsed[1].signature, None);
     }
 
     #[test]
