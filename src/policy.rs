@@ -50,6 +50,10 @@ pub struct Rules {
     pub paths: Policy,
     /// Where it came from.
     pub source: PolicySource,
+    /// The `[override] signers` file (OpenSSH `allowed_signers`), read from the same
+    /// place as the policy (the base commit in CI): `None` when no signers file is set,
+    /// empty when it is set but missing there.
+    pub signers: Option<String>,
 }
 
 impl Rules {
@@ -74,6 +78,7 @@ impl Rules {
             config,
             paths,
             source,
+            signers: None,
         })
     }
 
@@ -85,6 +90,7 @@ impl Rules {
             config,
             paths,
             source: PolicySource::Defaults,
+            signers: None,
         }
     }
 
@@ -97,14 +103,27 @@ impl Rules {
             let short = short_id(commit.id());
             if let Some(bytes) = repo.blob_at(commit, config::FILE_NAME)? {
                 let origin = format!("{} at {short}", config::FILE_NAME);
-                return Rules::parse(&bytes, &origin, PolicySource::Commit(short));
+                let mut rules = Rules::parse(&bytes, &origin, PolicySource::Commit(short))?;
+                let signers = rules.config.approval.signers.clone();
+                if !signers.is_empty() {
+                    let bytes = repo.blob_at(commit, &signers)?.unwrap_or_default();
+                    rules.signers = Some(String::from_utf8_lossy(&bytes).into_owned());
+                }
+                return Ok(rules);
             }
         }
         if let Some(dir) = repo.git.workdir() {
             let path = dir.join(config::FILE_NAME);
             match std::fs::read(&path) {
                 Ok(bytes) => {
-                    return Rules::parse(&bytes, config::FILE_NAME, PolicySource::WorkTree);
+                    let mut rules =
+                        Rules::parse(&bytes, config::FILE_NAME, PolicySource::WorkTree)?;
+                    let signers = rules.config.approval.signers.clone();
+                    if !signers.is_empty() {
+                        let text = std::fs::read(dir.join(&signers)).unwrap_or_default();
+                        rules.signers = Some(String::from_utf8_lossy(&text).into_owned());
+                    }
+                    return Ok(rules);
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),

@@ -107,10 +107,10 @@ impl Repo {
             .map_err(|_| hinted(format!("`{rev}` is not a commit"), "name a commit"))
     }
 
-    /// The bytes of a root-level file in a commit, if present.
+    /// The bytes of the file at `name` (root-relative) in a commit, if present.
     pub fn blob_at(&self, commit: &Commit<'_>, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
         let tree = commit.tree().context("reading a commit's tree")?;
-        let Some(entry) = tree.get_name(name) else {
+        let Ok(entry) = tree.get_path(Path::new(name)) else {
             return Ok(None);
         };
         if entry.kind() != Some(ObjectType::Blob) {

@@ -106,12 +106,33 @@ fn a_note_on_a_blob_approves_nothing_even_when_it_names_the_exact_change() {
         .git(&["rev-parse", "HEAD:tests/test_invoice.py"])
         .trim()
         .to_string();
-    // The agent writes a well-formed approval of exactly this change on a blob.
+    let patch_id = {
+        let diff = repo.git(&["diff-tree", "-p", "-M", "HEAD~1", "HEAD"]);
+        let out = repo
+            .command_in("git", &repo.root)
+            .args(["patch-id", "--stable"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(diff.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    // The agent writes a well-formed approval of exactly this change on a blob (with
+    // the patch id that once let a note elsewhere approve a commit).
     let note = format!(
         "git-guard: protected change approved\n\nGuard-Reason: {REASON}\n\
          Guard-By: Jane Doe <jane@example.com>\nGuard-At: 2026-12-02T09:16:00Z\n\
          Guard-Via: override\nGuard-Paths: tests/test_invoice.py\n\
-         Guard-Change: {old} {new} tests/test_invoice.py\n"
+         Guard-Change: {old} {new} tests/test_invoice.py\nGuard-Patch-Id: {patch_id}\n"
     );
     repo.git(&["notes", "--ref=guard", "add", "-m", &note, &new]);
     let run = ci(&repo, "main");
@@ -130,10 +151,10 @@ fn a_note_on_a_blob_approves_nothing_even_when_it_names_the_exact_change() {
 fn a_pending_approval_does_not_cover_the_same_tree_on_another_base() {
     let repo = TestRepo::with_origin();
     repo.guard(&["install"]).expect(0);
-    // A teammate's new test lands on main.
+    // A teammate's new test lands on main, in the file the human is about to approve.
     repo.write(
-        "tests/test_teammate.py",
-        "def test_t():\n    assert 1 == 1\n",
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075\n\n\ndef test_teammate():\n    assert RATE < 1\n",
     );
     repo.git(&["add", "-A"]);
     repo.commit("teammate test", &["--no-verify"]).expect(0);
@@ -145,13 +166,15 @@ fn a_pending_approval_does_not_cover_the_same_tree_on_another_base() {
     repo.human(&["allow", "--reason", REASON]).expect(0);
     let tree = repo.git(&["write-tree"]).trim().to_string();
     // The agent moves HEAD onto the teammate's commit and commits the approved tree,
-    // which deletes the teammate's test.
+    // which deletes the teammate's test from that same file: under name-based
+    // coverage the approval of `tests/test_invoice.py` covered it.
     repo.git(&["reset", "-q", "--soft", &teammate]);
     repo.git(&["read-tree", &tree]);
     let run = repo.commit("stronger rate test", &[]);
     run.expect(1);
+    assert!(run.stderr.contains("commit blocked"), "{}", run.stderr);
     assert!(
-        run.stderr.contains("tests/test_teammate.py"),
+        run.stderr.contains("tests/test_invoice.py"),
         "{}",
         run.stderr
     );
@@ -191,14 +214,15 @@ fn a_dedented_skip_does_not_ride_on_the_approval_of_the_indented_one() {
     repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
     // A human approves a skip on Windows only ...
     repo.git(&["switch", "-q", "-c", "windows"]);
-    let indented = "import sys\n\n\ndef test_rate():\n    if sys.platform == \"win32\":\n        pytest.skip(\"no tax table on Windows\")\n    assert RATE == 0.075\n";
+    let indented = "import sys\n\n\ndef test_rate():\n    if sys.platform == \"win32\":\n        reason = \"no tax table on Windows\"\n        pytest.skip(reason)\n    assert RATE == 0.075\n";
     repo.write("tests/test_invoice.py", indented);
     repo.commit_all("skip on Windows");
     repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
-    // ... the agent's branch skips everywhere, the same lines dedented.
+    // ... the agent's branch skips everywhere: the same lines, the skip dedented (a
+    // whitespace-only difference, which whitespace-blind patch ids do not see).
     repo.git(&["switch", "-q", "-c", "agent", "main"]);
-    let dedented = "import sys\n\n\ndef test_rate():\n    if sys.platform == \"win32\":\n        pass\n    pytest.skip(\"no tax table on Windows\")\n    assert RATE == 0.075\n";
+    let dedented = "import sys\n\n\ndef test_rate():\n    if sys.platform == \"win32\":\n        reason = \"no tax table on Windows\"\n    pytest.skip(reason)\n    assert RATE == 0.075\n";
     repo.write("tests/test_invoice.py", dedented);
     repo.commit_all("skip on Windows");
     let run = ci(&repo, "main");
