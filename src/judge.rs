@@ -152,26 +152,81 @@ impl Revs {
     }
 }
 
+/// The commits of a range, judged.
+#[derive(Debug, Default)]
+pub struct Judged {
+    /// Each judged commit, oldest first.
+    pub commits: Vec<(Oid, Checked)>,
+    /// Commits from before the repository adopted git-guard, which are not judged.
+    pub before_adoption: usize,
+}
+
 /// Judges every commit of `revs`, oldest first: the one range judge that pre-push,
-/// `ci` and `check --range` share.
+/// `ci` and `check --range` share. History from before git-guard was adopted is not
+/// judged (see [`before_adoption`]).
 pub fn range(
     repo: &Repo,
     revs: &Revs,
     rules: &Rules,
     approvers: &Approvers<'_, '_>,
     progress: &dyn Fn(usize, usize),
-) -> anyhow::Result<Vec<(Oid, Checked)>> {
-    // The total is known up front only from a walk; it is cheap next to the diffs.
-    let total = revs.walk(repo)?.len();
+) -> anyhow::Result<Judged> {
+    // The walk gives the total up front; it is cheap next to the diffs.
+    let ids = revs.walk(repo)?;
+    let skip = before_adoption(repo, revs.include, &ids)?;
+    let total = ids.len() - skip.len();
     let mut judged = Vec::with_capacity(total);
     changes::stream_range(repo, &revs.log_args(), &mut |id, changes| {
+        if skip.contains(&id) {
+            return Ok(());
+        }
         let commit = repo.git.find_commit(id)?;
         judged.push((id, judge(repo, &commit, &changes, rules, approvers)?));
         progress(judged.len(), total);
         Ok(())
     })?;
     judged.reverse(); // oldest first
-    Ok(judged)
+    Ok(Judged {
+        commits: judged,
+        before_adoption: skip.len(),
+    })
+}
+
+/// Of `ids` (oldest first), the commits from before the repository adopted git-guard:
+/// when the tip commits a `guard.toml`, a commit is judged only if its first parent
+/// has one or was itself judged, so a push of a project's old history to a new remote
+/// (a fork) judges only what came after adoption — and a branch that deletes
+/// `guard.toml` on the way is still judged throughout. Without `guard.toml` at the tip
+/// (the defaults apply), everything is judged.
+pub fn before_adoption(
+    repo: &Repo,
+    tip: Oid,
+    ids: &[Oid],
+) -> anyhow::Result<std::collections::HashSet<Oid>> {
+    let mut skip = std::collections::HashSet::new();
+    let tip = repo.git.find_commit(tip)?;
+    if repo.blob_at(&tip, crate::config::FILE_NAME)?.is_none() {
+        return Ok(skip);
+    }
+    let has_policy = |id: Oid| -> anyhow::Result<bool> {
+        let commit = repo.git.find_commit(id)?;
+        Ok(commit.tree()?.get_name(crate::config::FILE_NAME).is_some())
+    };
+    let in_range: std::collections::HashSet<Oid> = ids.iter().copied().collect();
+    for &id in ids {
+        let commit = repo.git.find_commit(id)?;
+        let adopted = match commit.parent_id(0) {
+            Err(_) => false,
+            Ok(parent) if in_range.contains(&parent) => {
+                !skip.contains(&parent) || has_policy(parent)?
+            }
+            Ok(parent) => has_policy(parent)?,
+        };
+        if !adopted {
+            skip.insert(id);
+        }
+    }
+    Ok(skip)
 }
 
 /// Judges a commit whose changes are already known.

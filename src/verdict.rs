@@ -211,6 +211,9 @@ pub struct CiSummary {
     /// The workflow file running this check, when the range edits it (its flags and
     /// labels were then ignored).
     pub untrusted_workflow: Option<String>,
+    /// Commits from before the repository adopted git-guard (no `guard.toml` in their
+    /// first parent), which were not judged.
+    pub before_adoption: usize,
     /// Whether any commit lacks an approval.
     pub blocked: bool,
     /// Every changed file is protected and the range weakens tests: the incident shape.
@@ -254,6 +257,8 @@ pub struct CiContext {
     /// The workflow file running this check, when the range edits it (its flags and
     /// labels were then ignored).
     pub untrusted_workflow: Option<String>,
+    /// Commits from before the repository adopted git-guard, not judged.
+    pub before_adoption: usize,
 }
 
 impl CiSummary {
@@ -282,6 +287,7 @@ impl CiSummary {
             label_applied: context.label_applied,
             override_label: context.override_label,
             untrusted_workflow: context.untrusted_workflow,
+            before_adoption: context.before_adoption,
             blocked: counts.needs_approval > 0,
             test_only_weakening: touches_protected && only_protected && weakens,
             counts,

@@ -80,6 +80,7 @@ fn a_range(repo: &Repo, range: &str) -> anyhow::Result<(Vec<Checked>, Rules)> {
         base: revs.exclude.first().copied(),
     };
     let checked = judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?
+        .commits
         .into_iter()
         .map(|(_, c)| c)
         .collect();

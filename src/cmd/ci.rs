@@ -172,10 +172,9 @@ pub fn run(
             .set_position(done as u64)
     };
     let revs = Revs::between(Some(base.id()), head.id());
-    let checked: Vec<Checked> = judge::range(&repo, &revs, &rules, &approvers, &tick)?
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect();
+    let judged = judge::range(&repo, &revs, &rules, &approvers, &tick)?;
+    let before_adoption = judged.before_adoption;
+    let checked: Vec<Checked> = judged.commits.into_iter().map(|(_, c)| c).collect();
     if let Some(bar) = progress.get() {
         bar.finish_and_clear();
     }
@@ -189,6 +188,7 @@ pub fn run(
         label_applied: label,
         override_label: rules.config.approval.label.clone(),
         untrusted_workflow: untrusted,
+        before_adoption,
     };
     let summary = CiSummary::new(context, checked);
     write_summary(ui, args.format, &summary, out)?;

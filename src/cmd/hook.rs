@@ -205,7 +205,10 @@ fn judge_push(
     input: &str,
     err: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
-    let Some((rules, unapproved)) = judge_outgoing(repo, remote, input)? else {
+    let mut before_adoption = 0;
+    let outgoing = judge_outgoing(repo, remote, input, &mut before_adoption)?;
+    render::not_judged_before_adoption(ui, err, before_adoption)?;
+    let Some((rules, unapproved)) = outgoing else {
         return Ok(Outcome::Allowed);
     };
     let policy = &rules.config.approval;
@@ -257,6 +260,7 @@ fn judge_outgoing(
     repo: &Repo,
     remote: &str,
     input: &str,
+    before_adoption: &mut usize,
 ) -> anyhow::Result<Option<(Rules, Unapproved)>> {
     let mut seen = HashSet::new();
     let mut unapproved: Vec<(Oid, Checked)> = Vec::new();
@@ -286,19 +290,17 @@ fn judge_outgoing(
             label: None,
             base: base.as_ref().map(|b| b.id()),
         };
-        let mut judged: HashMap<Oid, Checked> =
-            judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?
-                .into_iter()
-                .collect();
+        let judged = judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?;
+        *before_adoption += judged.before_adoption;
+        let mut judged: HashMap<Oid, Checked> = judged.commits.into_iter().collect();
+        // In the walk's order; commits from before adoption were not judged.
         for id in commits {
             if !seen.insert(id) {
                 continue;
             }
-            let checked = match judged.remove(&id) {
-                Some(checked) => checked,
-                None => judge::commit(repo, &repo.git.find_commit(id)?, &rules, &approvers)?,
-            };
-            if checked.verdict == Verdict::NeedsApproval {
+            if let Some(checked) = judged.remove(&id)
+                && checked.verdict == Verdict::NeedsApproval
+            {
                 unapproved.push((id, checked));
             }
         }

@@ -71,6 +71,14 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         s.provider,
         s.policy
     )?;
+    if s.before_adoption > 0 {
+        writeln!(
+            w,
+            "{} {} from before git-guard was adopted (no guard.toml in the parent) not judged.",
+            s.before_adoption,
+            plural(s.before_adoption, "commit", "commits")
+        )?;
+    }
     if let Some(workflow) = &s.untrusted_workflow {
         writeln!(
             w,

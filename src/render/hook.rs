@@ -168,6 +168,9 @@ pub fn allow_refused(w: &mut dyn Write) -> io::Result<()> {
     )
 }
 
+/// How many blocked commits a push lists before it summarises the rest.
+const PUSH_LIST_CAP: usize = 10;
+
 /// pre-push with no terminal: the commits that need a note, and how to give one.
 pub fn push_blocked(ui: &Ui, w: &mut dyn Write, checked: &[&Checked]) -> io::Result<()> {
     writeln!(
@@ -177,7 +180,8 @@ pub fn push_blocked(ui: &Ui, w: &mut dyn Write, checked: &[&Checked]) -> io::Res
         checked.len(),
         plural(checked.len(), "commit changes", "commits change")
     )?;
-    for c in checked {
+    let shown = &checked[..checked.len().min(PUSH_LIST_CAP)];
+    for c in shown {
         writeln!(
             w,
             "commit {} {}",
@@ -186,6 +190,15 @@ pub fn push_blocked(ui: &Ui, w: &mut dyn Write, checked: &[&Checked]) -> io::Res
         )?;
         report_lines(ui, w, &c.report, Stream::Stderr)?;
         problem_lines(w, &c.problems)?;
+    }
+    let hidden = checked.len() - shown.len();
+    if hidden > 0 {
+        writeln!(
+            w,
+            "… and {hidden} more. So many commits at once usually means history the remote does not\n\
+             have yet (a new fork or remote): fetch it first (`git fetch <remote>`) so only your\n\
+             commits are outgoing, or push just your branch. `git guard check --range` lists them all."
+        )?;
     }
     writeln!(w)?;
     writeln!(w, "Next steps, in this order:")?;
@@ -197,7 +210,7 @@ pub fn push_blocked(ui: &Ui, w: &mut dyn Write, checked: &[&Checked]) -> io::Res
         w,
         "  2. If the tests themselves must change, stop and ask a human. They push from their own\n     terminal and answer the prompt, or run there:"
     )?;
-    for c in checked {
+    for c in shown {
         writeln!(w, "       {}", override_command(&c.target))?;
     }
     writeln!(
@@ -274,5 +287,17 @@ pub fn ledger_write_failed(w: &mut dyn Write, message: &str) -> io::Result<()> {
     writeln!(
         w,
         "git-guard: warning: could not record this block in the ledger: {message}"
+    )
+}
+
+/// pre-push: commits from before adoption were not judged (a fork's old history).
+pub fn not_judged_before_adoption(ui: &Ui, w: &mut dyn Write, count: usize) -> io::Result<()> {
+    if count == 0 || ui.quiet() {
+        return Ok(());
+    }
+    writeln!(
+        w,
+        "git-guard: {count} {} from before git-guard was adopted (no guard.toml in the parent) not judged.",
+        plural(count, "commit", "commits")
     )
 }

@@ -3,6 +3,7 @@
 mod common;
 mod tools;
 
+mod adoption;
 mod agent;
 mod binding;
 mod check;
