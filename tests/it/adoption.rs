@@ -36,10 +36,11 @@ fn pushing_old_history_to_a_new_fork_judges_only_commits_after_adoption() {
     repo.commit_all("a clean change after adoption");
     fork(&repo);
     let run = crate::common::Run::from(repo.git_output(&["push", "-q", "myfork", "main"]));
+    // The initial commit, the 30 old changes and the adoption commit itself.
     run.expect(0);
     assert!(
         run.stderr
-            .contains("31 commits from before git-guard was adopted"),
+            .contains("32 commits from before git-guard was adopted"),
         "{}",
         run.stderr
     );
