@@ -4,6 +4,7 @@
 //! disagree: one staged judge, one commit judge, one range judge, and the one place
 //! that builds an approval.
 
+use anyhow::Context;
 use git2::{Commit, Oid};
 
 use crate::changes::{self, BlobChange, Change};
@@ -61,7 +62,22 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
     if changes.is_empty() {
         return Ok(None);
     }
-    let rules = Rules::load(repo)?;
+    let staged_policy = staged_policy(repo, &changes)?;
+    let rules = match Rules::load(repo) {
+        Ok(rules) => rules,
+        // HEAD's policy is broken: the commit that repairs it is judged under the
+        // defaults (guard.toml is always protected, so a human still approves it).
+        Err(_) if staged_policy.is_some() => Rules::defaults(),
+        Err(e) => {
+            return Err(hinted(
+                format!(
+                    "the policy committed at HEAD is invalid, so no commit can be judged: {e:#}"
+                ),
+                "fix guard.toml, stage it and commit: a commit that makes the policy valid again is \
+                 judged under the defaults (a human approves it at the prompt)",
+            ));
+        }
+    };
     let report = Report::evaluate(&changes, &rules, repo);
     let head = repo.head_commit()?.map(|c| c.id());
     let fingerprint = changes::fingerprint(head, &changes);
@@ -79,6 +95,39 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
         fingerprint,
         pending,
     }))
+}
+
+/// The staged `guard.toml`, validated: an invalid new policy is refused before it is
+/// approved or committed (once committed, it would lock everyone out). `None` when the
+/// change does not stage a `guard.toml`.
+fn staged_policy(repo: &Repo, changes: &[Change]) -> anyhow::Result<Option<Rules>> {
+    let name = crate::config::FILE_NAME.as_bytes();
+    let Some(id) = changes
+        .iter()
+        .find(|c| c.new_path.as_deref() == Some(name))
+        .and_then(|c| c.new_id)
+    else {
+        return Ok(None);
+    };
+    let blob = repo
+        .git
+        .find_blob(id)
+        .with_context(|| format!("reading the staged guard.toml ({id})"))?;
+    let origin = "guard.toml (staged)";
+    Rules::parse(
+        blob.content(),
+        origin,
+        crate::policy::PolicySource::WorkTree,
+    )
+    .map(Some)
+    .map_err(|e| {
+        hinted(
+            format!(
+                "the staged guard.toml is invalid and would lock every later commit out: {e:#}"
+            ),
+            "fix that line, `git add guard.toml`, and commit again",
+        )
+    })
 }
 
 /// How a commit's approval is looked for.

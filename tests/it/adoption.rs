@@ -121,3 +121,70 @@ fn a_long_list_of_blocked_commits_is_capped_with_the_likely_cause() {
         run.stderr
     );
 }
+
+#[test]
+fn an_invalid_staged_guard_toml_is_refused_before_it_is_approved_or_committed() {
+    let repo = TestRepo::installed();
+    repo.write("guard.toml", "[override]\nmin_reason_chars = \"twenty\"\n");
+    repo.git(&["add", "-A"]);
+    let allow = repo.human(&["allow", "--reason", "Raise the bar for approval reasons"]);
+    allow.expect(2);
+    assert!(
+        allow
+            .stdout
+            .contains("error: the staged guard.toml is invalid"),
+        "{}",
+        allow.stdout
+    );
+    assert!(
+        allow.stdout.contains("guard.toml (staged):2:"),
+        "{}",
+        allow.stdout
+    );
+    let commit = repo.commit("stricter policy", &[]);
+    commit.expect(1);
+    assert!(
+        commit.stderr.contains("the staged guard.toml is invalid"),
+        "{}",
+        commit.stderr
+    );
+}
+
+#[test]
+fn a_broken_committed_policy_says_how_out_and_the_fixing_commit_goes_through() {
+    let repo = TestRepo::installed();
+    repo.write("guard.toml", "[override]\nmin_reason_chars = \"twenty\"\n");
+    repo.git(&["add", "-A"]);
+    repo.commit("broken policy", &["--no-verify"]).expect(0);
+    // Every other commit fails closed, and says how out.
+    repo.write("src/invoice.py", "RATE = 0.08\n");
+    repo.git(&["add", "-A"]);
+    let blocked = repo.commit("unrelated", &[]);
+    blocked.expect(1);
+    assert!(
+        blocked
+            .stderr
+            .contains("the policy committed at HEAD is invalid"),
+        "{}",
+        blocked.stderr
+    );
+    assert!(
+        blocked
+            .stderr
+            .contains("a commit that makes the policy valid again"),
+        "{}",
+        blocked.stderr
+    );
+    // The commit that repairs guard.toml is judged under the defaults: a human approves it.
+    repo.git(&["reset", "-q"]);
+    repo.write("guard.toml", "[override]\nmin_reason_chars = 20\n");
+    repo.git(&["add", "guard.toml"]);
+    repo.human(&[
+        "allow",
+        "--reason",
+        "Repair the policy: the minimum is a number",
+    ])
+    .expect(0);
+    repo.commit("repair the policy", &[]).expect(0);
+    repo.commit("unrelated", &["-a"]).expect(0);
+}

@@ -240,7 +240,14 @@ impl TestRepo {
         let mut session = expectrl::Session::spawn(cmd).expect("spawn git-guard on a pty");
         session.set_expect_timeout(Some(std::time::Duration::from_secs(60)));
         let output = session.expect(expectrl::Eof).expect("git-guard ended");
-        let stdout = String::from_utf8_lossy(output.before()).replace("\r\n", "\n");
+        // At end of file expectrl hands the whole rest of the output over as the match.
+        let bytes: Vec<u8> = output
+            .before()
+            .iter()
+            .chain(output.matches().flatten())
+            .copied()
+            .collect();
+        let stdout = String::from_utf8_lossy(&bytes).replace("\r\n", "\n");
         let code = match session.get_process_mut().wait().unwrap() {
             expectrl::WaitStatus::Exited(_, code) => code,
             _ => -1,
