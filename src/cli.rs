@@ -219,11 +219,18 @@ pub enum Command {
     },
     /// Print the man page (roff) to stdout, or write one page per command into DIR.
     ///
-    /// Example: git guard man --dir ~/.local/share/man/man1
+    /// `--install` puts the pages where `man` finds them for this binary (beside it, in
+    /// `../share/man/man1`), so `git guard --help` (which git turns into `man git-guard`)
+    /// works; `git guard -h` always does.
+    ///
+    /// Example: git guard man --install
     Man {
         /// Write `git-guard.1` and `git-guard-<command>.1` into DIR instead.
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", conflicts_with = "install")]
         dir: Option<std::path::PathBuf>,
+        /// Write the pages beside this binary, where `man` looks (`<bin>/../share/man/man1`).
+        #[arg(long)]
+        install: bool,
     },
     /// Print shell completions for git-guard to stdout.
     ///

@@ -119,7 +119,13 @@ pub fn run(cli: Cli, ui: &Ui, out: &mut dyn Write, err: &mut dyn Write) -> anyho
         Command::AgentHook {
             agent: Agent::ClaudeCode,
         } => agent_hook::claude_code(out),
-        Command::Man { dir } => man::run(clap_command(), dir.as_deref(), out),
+        Command::Man { dir, install } => {
+            let dir = match (dir, install) {
+                (_, true) => Some(man::beside_binary()?),
+                (dir, false) => dir,
+            };
+            man::run(clap_command(), dir.as_deref(), out)
+        }
         Command::Completions { shell } => man::completions(clap_command(), shell, out),
         Command::Override { rev, reason } => {
             cmd::r#override::run(&Repo::open()?, ui, &rev, reason.as_deref(), out)

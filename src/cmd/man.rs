@@ -26,6 +26,18 @@ pub fn run(
     Ok(Outcome::Allowed)
 }
 
+/// Where `man` looks for this binary's pages: man-db derives its search path from
+/// PATH, `<dir>/bin` giving `<dir>/share/man` (so `~/.cargo/bin/git-guard` →
+/// `~/.cargo/share/man/man1`).
+pub fn beside_binary() -> anyhow::Result<std::path::PathBuf> {
+    let exe = std::env::current_exe().context("finding the git-guard binary")?;
+    let bin = exe
+        .parent()
+        .context("the git-guard binary has no directory")?;
+    let prefix = bin.parent().unwrap_or(bin);
+    Ok(prefix.join("share").join("man").join("man1"))
+}
+
 /// Completions for `shell`.
 pub fn completions(
     command: clap::Command,

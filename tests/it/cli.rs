@@ -281,3 +281,47 @@ fn the_man_page_is_generated_from_the_command_line_definition() {
         assert!(text.contains("git-guard"), "{text}");
     }
 }
+
+#[test]
+fn git_guard_help_finds_the_man_page_after_man_install() {
+    if std::process::Command::new("man")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: no `man` on this machine");
+        return;
+    }
+    let repo = TestRepo::new();
+    // Installed as `cargo install` does: a prefix with bin/ (here a copy of the binary).
+    let prefix = repo.base().join("prefix");
+    std::fs::create_dir_all(prefix.join("bin")).unwrap();
+    let exe = prefix.join("bin/git-guard");
+    std::fs::copy(crate::common::GUARD, &exe).unwrap();
+    let path = format!(
+        "{}:/usr/local/bin:/usr/bin:/bin",
+        prefix.join("bin").display()
+    );
+    let repo = repo.with_path(path);
+    let install = repo.run_ok(&exe, &["man", "--install"]);
+    assert!(install.contains("share/man/man1"), "{install}");
+    assert!(prefix.join("share/man/man1/git-guard.1").is_file());
+    // git turns `--help` into `man git-guard`; man finds the page through PATH.
+    let help = repo
+        .command_in("git", &repo.root)
+        .args(["guard", "--help"])
+        .env_remove("MANPATH")
+        .env("MANPAGER", "cat")
+        .env("MANWIDTH", "80")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.status.success(),
+        "{}{}",
+        text,
+        String::from_utf8_lossy(&help.stderr)
+    );
+    assert!(text.contains("git-guard"), "{text}");
+    assert!(text.contains("init"), "{text}");
+}
