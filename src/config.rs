@@ -169,7 +169,7 @@ impl Config {
                 .unwrap_or_default();
             hinted(
                 format!("{origin}{position}: {}", e.message().trim_end()),
-                "fix that line; every key and its default is listed in guard.toml.example \
+                "fix that line; README's guard.toml section lists every key and its default \
                  (`git guard init --force` rewrites the file with the defaults)",
             )
         })?;

@@ -40,12 +40,18 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
+            // clap ends with its own "For more information, try '--help'."; one hint
+            // is enough, and ours names `-h`, which works even without the man page.
             let rendered = e.render().to_string();
+            let kept: Vec<&str> = rendered
+                .lines()
+                .filter(|line| !line.starts_with("For more information, try"))
+                .collect();
             let mut err = io::stderr().lock();
-            let _ = write!(err, "{}", rendered.trim_end_matches('\n'));
+            let _ = write!(err, "{}", kept.join("\n").trim_end());
             let _ = writeln!(
                 err,
-                "\nhint: see `git guard --help` for the commands and their options"
+                "\nhint: see `git guard -h` for the commands and their options"
             );
             return ExitCode::from(CANNOT_RUN);
         }

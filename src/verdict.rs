@@ -365,7 +365,8 @@ impl LedgerStats {
                 .iter()
                 .filter(|e| e.kind == crate::ledger::EntryKind::Blocked)
                 .count(),
-            seconds: attempts.iter().filter_map(|e| e.seconds).sum(),
+            // An empty f64 sum is -0.0; adding 0.0 makes it 0.0 in the JSON.
+            seconds: attempts.iter().filter_map(|e| e.seconds).sum::<f64>() + 0.0,
             total_lines,
             touched_protected: attempts
                 .iter()

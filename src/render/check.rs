@@ -16,6 +16,9 @@ pub fn check_text(
     source: &PolicySource,
 ) -> io::Result<()> {
     defaults_notice(ui, w, source)?;
+    if checked.is_empty() {
+        writeln!(w, "Nothing to check: nothing is staged.")?;
+    }
     for c in checked {
         let title = match &c.subject {
             Some(subject) => format!("commit {} {subject}", c.target),

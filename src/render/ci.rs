@@ -137,9 +137,9 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         writeln!(w)?;
         writeln!(
             w,
-            "clean  {} {} change nothing protected",
+            "clean  {} {} nothing protected",
             s.counts.clean,
-            plural(s.counts.clean, "commit", "commits")
+            plural(s.counts.clean, "commit changes", "commits change")
         )?;
     }
     Ok(())

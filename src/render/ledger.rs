@@ -19,8 +19,8 @@ pub fn attempt_recorded(
     };
     writeln!(
         w,
-        "git-guard: attempt {used} of {budget} recorded ({outcome}, {:.1}s)",
-        entry.seconds.unwrap_or_default()
+        "git-guard: attempt {used} of {budget} recorded ({outcome}, {})",
+        seconds(entry.seconds.unwrap_or_default())
     )?;
     if let Some(paths) = entry.protected_changed.as_ref().filter(|p| !p.is_empty()) {
         writeln!(w, "  touched protected paths: {}", paths.join(", "))?;
@@ -42,10 +42,24 @@ pub fn ledger_reset(w: &mut dyn Write, path: &str, budget: u32) -> io::Result<()
 /// `git guard ledger` as text.
 pub fn ledger_text(w: &mut dyn Write, s: &LedgerStats, path: &str) -> io::Result<()> {
     writeln!(w, "ledger {path}")?;
+    if s.attempts == 0 {
+        // Blocks by hooks are recorded whether or not anyone used `git guard run`.
+        writeln!(
+            w,
+            "  no `git guard run` attempts; {} {} blocked by hooks",
+            s.blocked,
+            if s.blocked == 1 {
+                "commit or push"
+            } else {
+                "commits or pushes"
+            }
+        )?;
+        return Ok(());
+    }
     writeln!(w, "  attempts:  {} of {} used", s.attempts, s.budget)?;
     writeln!(w, "  failures:  {}", s.failures)?;
     writeln!(w, "  blocked:   {} by hooks", s.blocked)?;
-    writeln!(w, "  time:      {:.1}s in attempts", s.seconds)?;
+    writeln!(w, "  time:      {} in attempts", seconds(s.seconds))?;
     if s.touched_protected.is_empty() {
         writeln!(w, "  no attempt touched protected paths")?;
     }
@@ -63,6 +77,11 @@ pub fn ledger_text(w: &mut dyn Write, s: &LedgerStats, path: &str) -> io::Result
         }
     }
     Ok(())
+}
+
+/// Seconds to one decimal, never `-0.0s` (a clock step can make a duration negative).
+fn seconds(value: f64) -> String {
+    format!("{:.1}s", value.max(0.0) + 0.0)
 }
 
 /// `git guard ledger --format json`.

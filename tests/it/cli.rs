@@ -325,3 +325,40 @@ fn git_guard_help_finds_the_man_page_after_man_install() {
     assert!(text.contains("git-guard"), "{text}");
     assert!(text.contains("init"), "{text}");
 }
+
+#[test]
+fn a_clap_error_ends_with_exactly_one_hint_naming_dash_h() {
+    let repo = TestRepo::new();
+    let run = repo.guard(&["chek"]);
+    run.expect(2);
+    assert!(
+        run.stderr.contains("a similar subcommand exists: 'check'"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.matches("hint:").count(), 1, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("For more information"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .trim_end()
+            .ends_with("hint: see `git guard -h` for the commands and their options"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn check_with_nothing_staged_says_so() {
+    let repo = TestRepo::with_history();
+    let run = repo.guard(&["check"]);
+    run.expect(0);
+    assert!(
+        run.stdout.contains("Nothing to check: nothing is staged."),
+        "{}",
+        run.stdout
+    );
+}

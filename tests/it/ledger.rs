@@ -319,3 +319,24 @@ fn a_torn_last_line_does_not_break_later_reads_or_writes() {
         summary.stdout
     );
 }
+
+#[test]
+fn a_ledger_without_run_attempts_counts_the_hook_blocks_in_plain_words() {
+    let repo = TestRepo::installed();
+    repo.write("tests/test_invoice.py", crate::common::WEAKENED);
+    repo.git(&["add", "-A"]);
+    repo.commit("one", &[]).expect(1);
+    repo.commit("two", &[]).expect(1);
+    let text = repo.guard(&["ledger"]);
+    text.expect(0);
+    assert!(
+        text.stdout
+            .contains("no `git guard run` attempts; 2 commits or pushes blocked by hooks"),
+        "{}",
+        text.stdout
+    );
+    assert!(!text.stdout.contains("0 of 4 used"), "{}", text.stdout);
+    let json = repo.guard(&["ledger", "--format", "json"]);
+    assert!(!json.stdout.contains("-0.0"), "{}", json.stdout);
+    assert!(json.stdout.contains("\"seconds\": 0.0"), "{}", json.stdout);
+}
