@@ -292,6 +292,7 @@ pub fn judge(
         Some(crate::repo::subject(commit)),
         report,
     );
+    checked.id = Some(commit.id().to_string());
     if checked.verdict == Verdict::Clean {
         return Ok(checked);
     }
@@ -306,7 +307,7 @@ pub fn judge(
     checked.problems = problems(&own, required, min);
     if let Some((original, approval)) = transferred(repo, commit, required, min, approvers)? {
         checked.verdict = Verdict::Approved(ApprovedBy::PatchId {
-            original: short_id(original),
+            original: original.to_string(),
         });
         checked.approvals.push((&approval).into());
         checked.problems.clear();

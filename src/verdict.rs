@@ -42,7 +42,7 @@ impl Verdict {
 pub enum ApprovedBy {
     /// A note on the commit (or a pending approval for a staged change).
     Note,
-    /// A note on another commit (`original`, short id) with the same patch id: the
+    /// A note on another commit (`original`, its full id) with the same change: the
     /// commit was rebased or cherry-picked and its note did not follow.
     PatchId {
         /// The commit that carries the note.
@@ -86,8 +86,10 @@ impl ApprovalProblem {
 /// One checked unit (the staged change or a commit).
 #[derive(Debug, Clone)]
 pub struct Checked {
-    /// `staged` or the commit's short id.
+    /// `staged` or the commit's short id (for people).
     pub target: String,
+    /// The commit's full id (for machines); `None` for the staged change.
+    pub id: Option<String>,
     /// The commit's subject, when it is a commit.
     pub subject: Option<String>,
     /// The verdict.
@@ -113,6 +115,7 @@ impl Checked {
         };
         Checked {
             target,
+            id: None,
             subject,
             verdict,
             approval_paths: report.approval_paths(),
@@ -130,7 +133,7 @@ impl Serialize for Checked {
         #[derive(Serialize)]
         struct Paths<'a>(#[serde(serialize_with = "serialize_paths")] &'a [Vec<u8>]);
         let mut st = s.serialize_struct("Checked", 10)?;
-        st.serialize_field("target", &self.target)?;
+        st.serialize_field("target", self.id.as_ref().unwrap_or(&self.target))?;
         if let Some(subject) = &self.subject {
             st.serialize_field("subject", subject)?;
         }
@@ -196,9 +199,9 @@ pub struct CiSummary {
     pub version: u32,
     /// Which CI environment supplied base and labels.
     pub provider: String,
-    /// Short id of the base commit.
+    /// Full id of the base commit (text shows it abbreviated).
     pub base: String,
-    /// Short id of the head commit.
+    /// Full id of the head commit (text shows it abbreviated).
     pub head: String,
     /// Where the policy came from (always the base commit, or defaults).
     pub policy: String,
@@ -242,9 +245,9 @@ pub struct CiCounts {
 pub struct CiContext {
     /// Which CI environment supplied base and labels.
     pub provider: String,
-    /// Short id of the base commit.
+    /// Full id of the base commit.
     pub base: String,
-    /// Short id of the head commit.
+    /// Full id of the head commit.
     pub head: String,
     /// Where the policy came from.
     pub policy: String,

@@ -181,8 +181,8 @@ pub fn run(
 
     let context = CiContext {
         provider: env.provider.to_string(),
-        base: short_id(base.id()),
-        head: short_id(head.id()),
+        base: base.id().to_string(),
+        head: head.id().to_string(),
         policy: render::policy_source(&rules.source),
         labels,
         label_applied: label,

@@ -34,7 +34,8 @@ pub fn ci_notes_fetch_failed(w: &mut dyn Write, notes_ref: &str, message: &str) 
 fn via_text(c: &Checked) -> String {
     match &c.verdict {
         Verdict::Approved(ApprovedBy::PatchId { original }) => format!(
-            "by the note on {original}, an identical patch (rebased or cherry-picked; its note did not follow)"
+            "by the note on {}, an identical patch (rebased or cherry-picked; its note did not follow)",
+            short(original)
         ),
         Verdict::Approved(ApprovedBy::Label(label)) => {
             format!("by the PR/MR label `{label}` (Guard-Via: label)")
@@ -66,8 +67,8 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         "git-guard ci: {} {} in {}..{} ({}; policy: {})",
         s.counts.commits,
         plural(s.counts.commits, "commit", "commits"),
-        s.base,
-        s.head,
+        short(&s.base),
+        short(&s.head),
         s.provider,
         s.policy
     )?;
@@ -151,6 +152,11 @@ pub fn ci_json(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
     writeln!(w)
 }
 
+/// A full commit id abbreviated as git shows it.
+fn short(id: &str) -> &str {
+    &id[..id.len().min(7)]
+}
+
 /// Escapes a GitHub workflow-command message (`%`, CR, LF).
 fn gh_data(text: &str) -> String {
     text.replace('%', "%25")
@@ -220,8 +226,8 @@ pub fn ci_markdown(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         w,
         "{} commits in `{}..{}`: {} need approval, {} approved, {} clean. Policy: {}.",
         s.counts.commits,
-        s.base,
-        s.head,
+        short(&s.base),
+        short(&s.head),
         s.counts.needs_approval,
         s.counts.approved,
         s.counts.clean,

@@ -218,7 +218,11 @@ fn a_rebase_without_rewrite_ref_is_matched_by_patch_id_and_says_so() {
     let json = ci(&repo, &[("GUARD_BASE", "main")], &["--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["commits"][0]["approved_via"], "patch-id");
-    assert_eq!(v["commits"][0]["patch_id_of"], id.as_str());
+    // JSON carries full ids; text abbreviates them.
+    let full = repo.git(&["rev-parse", &id]).trim().to_string();
+    assert_eq!(v["commits"][0]["patch_id_of"], full.as_str());
+    assert_eq!(v["commits"][0]["target"].as_str().unwrap().len(), 40);
+    assert_eq!(v["base"].as_str().unwrap().len(), 40);
 }
 
 #[test]
