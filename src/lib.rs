@@ -28,6 +28,7 @@ pub mod render;
 pub mod repo;
 pub mod report;
 pub mod settings;
+pub mod signature;
 pub mod ui;
 pub mod verdict;
 pub mod weakening;
