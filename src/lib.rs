@@ -29,6 +29,7 @@ pub mod repo;
 pub mod report;
 pub mod reports;
 pub mod settings;
+pub mod signature;
 pub mod ui;
 pub mod verdict;
 pub mod weakening;

@@ -27,6 +27,7 @@ const ORDER: &[(&str, &[&str])] = &[
         &[
             "weakening",
             "notes",
+            "signature",
             "note_store",
             "pending",
             "ledger",

@@ -21,6 +21,7 @@ mod ledger;
 mod policy_props;
 mod prompt;
 mod push;
+mod signature;
 mod staged_diff;
 mod weakening;
 
