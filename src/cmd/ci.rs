@@ -13,7 +13,7 @@ use crate::judge::{self, Approvers, Revs};
 use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, CiFormat};
-use crate::repo::{Repo, short_id};
+use crate::repo::Repo;
 use crate::ui::Ui;
 use crate::verdict::{Checked, CiContext, CiSummary};
 
