@@ -16,7 +16,8 @@ use crate::pending;
 use crate::policy::Rules;
 use crate::repo::{Repo, short_id};
 use crate::report::Report;
-use crate::verdict::{ApprovalProblem, ApprovedBy, Checked, Verdict};
+use crate::signature::{Trust, Verifier};
+use crate::verdict::{ApprovalProblem, ApprovalView, ApprovedBy, Checked, Verdict};
 
 /// The staged change, judged.
 pub struct Staged {
@@ -38,7 +39,8 @@ impl Staged {
         let blocked = ledger::blocked_attempts_for_diff(repo, &self.fingerprint);
         // The patch id is known once committed, and is information only: none here.
         let approval = approval(repo, &self.report, reason, via, None, blocked);
-        pending::save(repo, &self.report.required, &approval.to_note())?;
+        let block = crate::signature::seal(repo, &self.rules, &approval)?;
+        pending::save(repo, &self.report.required, &block)?;
         Ok(pending::key(&self.report.required))
     }
 
@@ -49,7 +51,8 @@ impl Staged {
             && checked.verdict == Verdict::NeedsApproval
         {
             checked.verdict = Verdict::Approved(ApprovedBy::Note);
-            checked.approvals.push(pending.into());
+            let trust = Verifier::new(&self.rules).trust(pending);
+            checked.approvals.push(ApprovalView::new(pending, trust));
         }
         checked
     }
@@ -83,8 +86,11 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
     let fingerprint = changes::fingerprint(head, &changes);
     let pending = if report.needs_approval() && pending::any(repo) {
         let min = rules.config.approval.min_reason_chars;
+        let verifier = Verifier::new(&rules);
+        // A pending file is as forgeable as a note: it counts only as its signature does.
         pending::load(repo, &report.required)?
             .map(|(_, approval)| approval)
+            .filter(|a| verifier.counts(&verifier.trust(a)))
             .filter(|a| notes::covers(std::slice::from_ref(a), &report.required, min))
     } else {
         None
@@ -139,6 +145,8 @@ pub struct Approvers<'a, 'r> {
     /// What the range builds on (CI's base, what the remote has): an approval on a
     /// commit reachable from here is history and is not carried to another commit.
     pub base: Option<Oid>,
+    /// Checks each approval's signature against the signers of the policy in force.
+    pub verifier: &'a Verifier,
 }
 
 /// Judges one commit (merge rule included) with the given policy and approvals.
@@ -298,18 +306,31 @@ pub fn judge(
     }
     let min = rules.config.approval.min_reason_chars;
     let required = &checked.report.required;
+    let verifier = approvers.verifier;
     let own = approvers.notes.approvals(commit.id())?;
-    checked.approvals = own.iter().map(Into::into).collect();
-    if notes::covers(&own, required, min) {
+    let trusts: Vec<Trust> = own.iter().map(|a| verifier.trust(a)).collect();
+    checked.approvals = own
+        .iter()
+        .zip(&trusts)
+        .map(|(a, t)| ApprovalView::new(a, t.clone()))
+        .collect();
+    let counting: Vec<Approval> = own
+        .iter()
+        .zip(&trusts)
+        .filter(|(_, t)| verifier.counts(t))
+        .map(|(a, _)| a.clone())
+        .collect();
+    if notes::covers(&counting, required, min) {
         checked.verdict = Verdict::Approved(ApprovedBy::Note);
         return Ok(checked);
     }
-    checked.problems = problems(&own, required, min);
+    checked.problems = problems(&own, &trusts, verifier, required, min);
     if let Some((original, approval)) = transferred(repo, commit, required, min, approvers)? {
         checked.verdict = Verdict::Approved(ApprovedBy::PatchId {
             original: original.to_string(),
         });
-        checked.approvals.push((&approval).into());
+        let trust = verifier.trust(&approval);
+        checked.approvals.push(ApprovalView::new(&approval, trust));
         checked.problems.clear();
         return Ok(checked);
     }
@@ -317,11 +338,20 @@ pub fn judge(
 }
 
 /// Why the approvals on a commit do not cover it, for the report.
-fn problems(own: &[Approval], required: &[BlobChange], min: usize) -> Vec<ApprovalProblem> {
+fn problems(
+    own: &[Approval],
+    trusts: &[Trust],
+    verifier: &Verifier,
+    required: &[BlobChange],
+    min: usize,
+) -> Vec<ApprovalProblem> {
     let mut problems: Vec<ApprovalProblem> = own
         .iter()
-        .filter_map(|a| {
-            if !a.reason_is_long_enough(min) {
+        .zip(trusts)
+        .filter_map(|(a, trust)| {
+            if !verifier.counts(trust) {
+                Some(ApprovalProblem::Signature(trust.code()))
+            } else if !a.reason_is_long_enough(min) {
                 Some(ApprovalProblem::ReasonTooShort)
             } else if notes::is_stale(a, required) {
                 Some(ApprovalProblem::Stale)
@@ -357,6 +387,9 @@ fn transferred(
     };
     for (original, approval) in approvers.notes.naming(first)? {
         if *original == commit.id()
+            || !approvers
+                .verifier
+                .counts(&approvers.verifier.trust(approval))
             || !notes::covers(std::slice::from_ref(approval), required, min)
             || reachable(parent, *original)
             || reachable(approvers.base, *original)

@@ -9,6 +9,7 @@ use serde::ser::SerializeStruct;
 use crate::notes::{Approval, Via};
 use crate::paths::serialize_paths;
 use crate::report::Report;
+use crate::signature::Trust;
 
 /// How one change or commit was judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +72,9 @@ pub enum ApprovalProblem {
     Stale,
     /// Its reason is shorter than the policy's minimum.
     ReasonTooShort,
+    /// Its signature does not count here (`unsigned` where signatures are required,
+    /// `unknown-key`, `bad-signature`, `no-presence`, …).
+    Signature(&'static str),
 }
 
 impl ApprovalProblem {
@@ -79,6 +83,7 @@ impl ApprovalProblem {
         match self {
             ApprovalProblem::Stale => "stale",
             ApprovalProblem::ReasonTooShort => "reason-too-short",
+            ApprovalProblem::Signature(code) => code,
         }
     }
 }
@@ -177,10 +182,34 @@ pub struct ApprovalView {
     pub paths: Vec<Vec<u8>>,
     /// Blocked attempts that preceded it, when recorded.
     pub blocked_attempts: Option<u32>,
+    /// How far it can be trusted: verified by a listed key, unsigned, or rejected.
+    #[serde(serialize_with = "serialize_trust")]
+    pub trust: Trust,
 }
 
-impl From<&Approval> for ApprovalView {
-    fn from(a: &Approval) -> Self {
+/// `{"status": "verified", "principal", "key_type", "fingerprint"}`, or the status
+/// (`unsigned`, `unknown-key`, `bad-signature`, …) with a `detail` sentence.
+fn serialize_trust<S: serde::Serializer>(trust: &Trust, s: S) -> Result<S::Ok, S::Error> {
+    let value = match trust {
+        Trust::Verified {
+            principal,
+            key_type,
+            fingerprint,
+        } => serde_json::json!({
+            "status": "verified",
+            "principal": principal,
+            "key_type": key_type,
+            "fingerprint": fingerprint,
+        }),
+        Trust::Unsigned => serde_json::json!({ "status": "unsigned" }),
+        Trust::Rejected(code, detail) => serde_json::json!({ "status": code, "detail": detail }),
+    };
+    value.serialize(s)
+}
+
+impl ApprovalView {
+    /// The view of `approval`, with its trust under the policy in force.
+    pub fn new(a: &Approval, trust: Trust) -> ApprovalView {
         ApprovalView {
             reason: a.reason.clone(),
             by: a.by.clone(),
@@ -188,6 +217,7 @@ impl From<&Approval> for ApprovalView {
             via: a.via.clone(),
             paths: a.paths.clone(),
             blocked_attempts: a.blocked_attempts,
+            trust,
         }
     }
 }

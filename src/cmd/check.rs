@@ -8,6 +8,7 @@ use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, Format};
 use crate::repo::Repo;
+use crate::signature::Verifier;
 use crate::ui::Ui;
 use crate::verdict::{Checked, Verdict};
 
@@ -52,10 +53,12 @@ fn one_commit(repo: &Repo, rev: &str) -> anyhow::Result<(Vec<Checked>, Rules)> {
         repo,
         note_store::local_refs(&rules.config.approval.notes_ref),
     );
+    let verifier = Verifier::new(&rules);
     let approvers = Approvers {
         notes: &store,
         label: None,
         base: None,
+        verifier: &verifier,
     };
     let checked = judge::commit(repo, &commit, &rules, &approvers)?;
     Ok((vec![checked], rules))
@@ -74,10 +77,12 @@ fn a_range(repo: &Repo, range: &str) -> anyhow::Result<(Vec<Checked>, Rules)> {
         repo,
         note_store::local_refs(&rules.config.approval.notes_ref),
     );
+    let verifier = Verifier::new(&rules);
     let approvers = Approvers {
         notes: &store,
         label: None,
         base: revs.exclude.first().copied(),
+        verifier: &verifier,
     };
     let checked = judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?
         .commits

@@ -14,6 +14,7 @@ use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, CiFormat};
 use crate::repo::Repo;
+use crate::signature::Verifier;
 use crate::ui::Ui;
 use crate::verdict::{Checked, CiContext, CiSummary};
 
@@ -161,10 +162,12 @@ pub fn run(
 
     let progress = std::cell::OnceCell::new();
     let store = NoteStore::new(&repo, refs);
+    let verifier = Verifier::new(&rules);
     let approvers = Approvers {
         notes: &store,
         label: label.as_deref(),
         base: Some(base.id()),
+        verifier: &verifier,
     };
     let tick = |done: usize, total: usize| {
         progress

@@ -22,6 +22,7 @@ use crate::policy::Rules;
 use crate::prompt::{self, Answer};
 use crate::render;
 use crate::repo::{Repo, short_id};
+use crate::signature::Verifier;
 use crate::ui::Ui;
 use crate::verdict::{Checked, Verdict};
 
@@ -233,7 +234,8 @@ fn judge_push(
                         &reason,
                         Via::Prompt,
                     )?;
-                    note_store::append(repo, &policy.notes_ref, *id, &approval.to_note())?;
+                    let block = crate::signature::seal(repo, &rules, &approval)?;
+                    note_store::append(repo, &policy.notes_ref, *id, &block)?;
                     render::note_written(ui, err, &checked.target, &policy.notes_ref)?;
                 }
                 Answer::Aborted => {
@@ -285,10 +287,12 @@ fn judge_outgoing(
             repo,
             note_store::local_refs(&rules.config.approval.notes_ref),
         );
+        let verifier = Verifier::new(&rules);
         let approvers = Approvers {
             notes: &store,
             label: None,
             base: base.as_ref().map(|b| b.id()),
+            verifier: &verifier,
         };
         let judged = judge::range(repo, &revs, &rules, &approvers, &|_, _| {})?;
         *before_adoption += judged.before_adoption;

@@ -8,11 +8,13 @@ use crate::note_store;
 use crate::policy::Rules;
 use crate::render;
 use crate::repo::{Repo, short_id};
+use crate::signature::Verifier;
 
 /// Lists each commit's approvals, newest first.
 pub fn run(repo: &Repo, range: Option<&str>, out: &mut dyn Write) -> anyhow::Result<Outcome> {
     let rules = Rules::load(repo)?;
     let notes_ref = &rules.config.approval.notes_ref;
+    let verifier = Verifier::new(&rules);
     let range = range.unwrap_or("HEAD");
     if range == "HEAD" && repo.head_commit()?.is_none() {
         render::log_empty(out, notes_ref)?;
@@ -22,7 +24,13 @@ pub fn run(repo: &Repo, range: Option<&str>, out: &mut dyn Write) -> anyhow::Res
     let mut commits = judge::commits_in(repo, range)?;
     commits.reverse();
     for commit in commits {
-        let approvals = note_store::approvals(repo, notes_ref, commit.id())?;
+        let approvals: Vec<_> = note_store::approvals(repo, notes_ref, commit.id())?
+            .into_iter()
+            .map(|a| {
+                let trust = verifier.trust(&a);
+                (a, trust)
+            })
+            .collect();
         if approvals.is_empty() {
             continue;
         }

@@ -10,6 +10,7 @@ use crate::policy::Rules;
 use crate::prompt::{self, Answer};
 use crate::render;
 use crate::repo::Repo;
+use crate::signature::Verifier;
 use crate::ui::Ui;
 use crate::verdict::Verdict;
 
@@ -25,10 +26,12 @@ pub fn run(
     let parent = commit.parent(0).ok();
     let rules = Rules::load_for(repo, parent.as_ref())?;
     let store = NoteStore::new(repo, vec![]);
+    let verifier = Verifier::new(&rules);
     let approvers = Approvers {
         notes: &store,
         label: None,
         base: None,
+        verifier: &verifier,
     };
     let checked = judge::commit(repo, &commit, &rules, &approvers)?;
     if checked.verdict == Verdict::Clean {
@@ -67,7 +70,8 @@ pub fn run(
     };
     let approval =
         judge::approval_for_commit(repo, &commit, &checked.report, &reason, Via::Override)?;
-    note_store::append(repo, &policy.notes_ref, commit.id(), &approval.to_note())?;
+    let block = crate::signature::seal(repo, &rules, &approval)?;
+    note_store::append(repo, &policy.notes_ref, commit.id(), &block)?;
     render::override_done(out, &checked.target, &policy.notes_ref)?;
     Ok(Outcome::Allowed)
 }

@@ -2,9 +2,12 @@
 
 use std::io::{self, Write};
 
-use super::{defaults_notice, path, plural, policy_source, problem_lines, report_lines, summary};
+use super::{
+    defaults_notice, path, plural, policy_source, problem_lines, report_lines, summary, trust_text,
+};
 use crate::notes::Approval;
 use crate::policy::PolicySource;
+use crate::signature::Trust;
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::{Checked, Verdict};
 
@@ -33,6 +36,7 @@ pub fn check_text(
                 "  approved via {} by {} at {}: {}",
                 a.via, a.by, a.at, a.reason
             )?;
+            writeln!(w, "    {}", trust_text(&a.trust))?;
         }
         let verdict = match c.verdict {
             Verdict::Clean => ui.paint(Stream::Stdout, Role::Good, "nothing needs approval"),
@@ -61,12 +65,13 @@ pub fn log_entry(
     w: &mut dyn Write,
     commit: &str,
     subject: &str,
-    approvals: &[Approval],
+    approvals: &[(Approval, Trust)],
 ) -> io::Result<()> {
     writeln!(w, "{commit} {subject}")?;
-    for a in approvals {
+    for (a, trust) in approvals {
         writeln!(w, "  reason:   {}", a.reason)?;
         writeln!(w, "  by:       {} at {} via {}", a.by, a.at, a.via)?;
+        writeln!(w, "  trust:    {}", trust_text(trust))?;
         for p in &a.paths {
             writeln!(w, "  path:     {}", path(p))?;
         }

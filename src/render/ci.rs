@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{override_command, path, plural, problem_lines, report_lines};
+use super::{override_command, path, plural, problem_lines, report_lines, trust_text};
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::{ApprovedBy, Checked, CiSummary, Verdict};
 
@@ -49,6 +49,7 @@ fn approval_lines(w: &mut dyn Write, c: &Checked) -> io::Result<()> {
     for a in &c.approvals {
         writeln!(w, "    reason: {}", a.reason)?;
         writeln!(w, "            {} at {} via {}", a.by, a.at, a.via)?;
+        writeln!(w, "            {}", trust_text(&a.trust))?;
         if let Some(n) = a.blocked_attempts.filter(|n| *n > 0) {
             writeln!(
                 w,

@@ -11,6 +11,7 @@ use crate::paths::quote_path;
 use crate::policy::PolicySource;
 use crate::report::Report;
 use crate::settings::FindingsDetail;
+use crate::signature::Trust;
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::ApprovalProblem;
 
@@ -127,10 +128,43 @@ pub fn problem_lines(w: &mut dyn Write, problems: &[ApprovalProblem]) -> io::Res
             ApprovalProblem::ReasonTooShort => {
                 "an approval's reason is shorter than this policy's minimum"
             }
+            ApprovalProblem::Signature(code) => match *code {
+                "unsigned" => {
+                    "unsigned approval: this repository requires a signature by a listed key"
+                }
+                "unknown-key" => {
+                    "unknown key: the approval is signed by a key not in the signers file"
+                }
+                "bad-signature" => {
+                    "bad signature: forged, or the approval was edited after it was signed"
+                }
+                "no-presence" => {
+                    "no user presence: this repository requires a security-key signature with a touch"
+                }
+                "principal-mismatch" => {
+                    "the signing key is not listed for the approver's email in the signers file"
+                }
+                _ => "an approval's signature does not count here",
+            },
         };
         writeln!(w, "  ! {text}")?;
     }
     Ok(())
+}
+
+/// Who stands behind an approval, as people read it.
+pub fn trust_text(trust: &Trust) -> String {
+    match trust {
+        Trust::Verified {
+            principal,
+            key_type,
+            fingerprint,
+        } => format!("signed by {principal}, {key_type} {fingerprint}"),
+        Trust::Unsigned => {
+            "unsigned: anyone with push access, an agent included, could have written this".into()
+        }
+        Trust::Rejected(_, detail) => format!("signature rejected: {detail}"),
+    }
 }
 
 /// A one-line count: "1 protected path, 1 finding in 3 changed files".

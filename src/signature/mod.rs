@@ -310,3 +310,154 @@ pub fn key_type(key: &KeyData) -> String {
         other => other.to_string(),
     }
 }
+
+/// How far one approval can be trusted, under the policy in force.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trust {
+    /// Signed by a key the signers file (read from the base) lists for its `Guard-By`.
+    Verified {
+        /// The approver's email.
+        principal: String,
+        /// `ED25519`, `ED25519-SK`, …
+        key_type: String,
+        /// `SHA256:…`.
+        fingerprint: String,
+    },
+    /// No signature, or a signature nobody can check (no signers file here): anyone
+    /// with push access, an agent included, could have written it.
+    Unsigned,
+    /// A signature that does not stand: the reason's code (`bad-signature`,
+    /// `unknown-key`, …) and a sentence.
+    Rejected(&'static str, String),
+}
+
+impl Trust {
+    /// The word for machine-readable output.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Trust::Verified { .. } => "verified",
+            Trust::Unsigned => "unsigned",
+            Trust::Rejected(code, _) => code,
+        }
+    }
+}
+
+/// Checks approvals against the signers file of the policy in force, once parsed.
+pub struct Verifier {
+    signers: Option<AllowedSigners>,
+    require_signature: bool,
+    require_presence: bool,
+}
+
+impl Verifier {
+    /// The verifier for `rules`: its signers file (as read with the policy, from the
+    /// same commit) and its `require_signature` / `require_presence`.
+    pub fn new(rules: &crate::policy::Rules) -> Verifier {
+        Verifier {
+            signers: rules.signers.as_deref().map(AllowedSigners::parse),
+            require_signature: rules.config.approval.require_signature,
+            require_presence: rules.config.approval.require_presence,
+        }
+    }
+
+    /// How far `approval` can be trusted.
+    pub fn trust(&self, approval: &crate::notes::Approval) -> Trust {
+        let Some(signature) = &approval.signature else {
+            return Trust::Unsigned;
+        };
+        let Some(signers) = &self.signers else {
+            // Signed, but this repository names no signers: nothing to check against.
+            return Trust::Unsigned;
+        };
+        let email = email_of(&approval.by);
+        match signers.verify(
+            signature.signed.as_bytes(),
+            &signature.value,
+            email,
+            self.require_presence,
+        ) {
+            Verdict::Verified {
+                principal,
+                key_type,
+                fingerprint,
+                ..
+            } => Trust::Verified {
+                principal,
+                key_type,
+                fingerprint,
+            },
+            Verdict::Rejected(reason) => Trust::Rejected(reason.code(), describe(&reason)),
+        }
+    }
+
+    /// Whether an approval of this trust counts under the policy: a verified one always;
+    /// without `require_signature`, an unsigned one and one signed by a key the file does
+    /// not list (it is then as good as unsigned); a signature that does not verify over
+    /// its block never (forged, or edited after signing).
+    pub fn counts(&self, trust: &Trust) -> bool {
+        let required = self.require_signature || self.require_presence;
+        match trust {
+            Trust::Verified { .. } => true,
+            Trust::Unsigned => !required,
+            Trust::Rejected(code, _) => {
+                !required && !matches!(*code, "bad-signature" | "malformed")
+            }
+        }
+    }
+}
+
+/// The email of `Name <email>` (the whole value when there are no angle brackets).
+pub fn email_of(by: &str) -> &str {
+    match (by.rfind('<'), by.rfind('>')) {
+        (Some(start), Some(end)) if start < end => &by[start + 1..end],
+        _ => by.trim(),
+    }
+}
+
+/// One sentence for a reason, as reports show it.
+fn describe(reason: &Reason) -> String {
+    match reason {
+        Reason::Unsigned => "unsigned approval".into(),
+        Reason::Malformed(why) => format!("malformed signature: {why}"),
+        Reason::WrongNamespace(ns) => format!("signature made for `{ns}`, not git-guard"),
+        Reason::UnsupportedKey(kind) => format!("unsupported key type {kind}"),
+        Reason::UnknownKey {
+            key_type,
+            fingerprint,
+        } => format!("unknown key: {key_type} {fingerprint} is not in the signers file"),
+        Reason::PrincipalMismatch { email, .. } => {
+            format!("the signing key is not listed for {email}")
+        }
+        Reason::KeyRestricted(why) => format!("the signers file restricts that key: {why}"),
+        Reason::BadSignature => {
+            "bad signature: forged, or the approval was edited after it was signed".into()
+        }
+        Reason::NoPresence { key_type } => format!(
+            "no user presence: require_presence needs a security-key signature with a touch ({key_type} is not)"
+        ),
+    }
+}
+
+/// The note block for `approval`, signed when the team asks for signatures or git is
+/// set up to sign with SSH; unsigned otherwise. With `require_signature` and no key,
+/// an error with a hint: nothing unsigned is recorded.
+pub fn seal(
+    repo: &crate::repo::Repo,
+    rules: &crate::policy::Rules,
+    approval: &crate::notes::Approval,
+) -> anyhow::Result<String> {
+    let block = approval.to_note();
+    let required =
+        rules.config.approval.require_signature || rules.config.approval.require_presence;
+    let key = match SigningKey::from_git_config(repo) {
+        Some(key) => key,
+        None if required => {
+            return Err(SigningKey::require(repo)
+                .err()
+                .unwrap_or_else(|| anyhow::anyhow!("no SSH signing key")));
+        }
+        None => return Ok(block),
+    };
+    let signature = sign(block.as_bytes(), &key)?;
+    Ok(crate::notes::signed_block(&block, &signature))
+}
