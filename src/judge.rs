@@ -73,7 +73,7 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
         return Ok(None);
     }
     let rules = Rules::load(repo)?;
-    let report = Report::evaluate(&changes, &rules, repo);
+    let report = Report::evaluate(&changes, &rules, repo)?;
     let head = repo.head_commit()?.map(|c| c.id());
     let fingerprint = changes::fingerprint(head, &changes);
     // Writing the index as a tree costs a pass over it: only when an approval could be
@@ -198,7 +198,7 @@ pub fn judge(
     rules: &Rules,
     approvers: &Approvers<'_, '_>,
 ) -> anyhow::Result<Checked> {
-    let report = Report::evaluate(changes, rules, repo);
+    let report = Report::evaluate(changes, rules, repo)?;
     let mut checked = Checked::new(
         short_id(commit.id()),
         Some(crate::repo::subject(commit)),

@@ -179,6 +179,20 @@ impl Policy {
         (!rule.negated).then_some(rule.pattern.as_str())
     }
 
+    /// The pattern that protects `path` taken as a directory (a submodule's gitlink):
+    /// the path itself, or anything inside it whatever its name. A gitlink at `tests`
+    /// is protected by `tests/**`; one at `vendor/lib` is not protected by `*.snap`.
+    pub fn protecting_pattern_of_dir(&self, path: &[u8]) -> Option<&str> {
+        if let Some(pattern) = self.protecting_pattern(path) {
+            return Some(pattern);
+        }
+        // A file name no pattern can name (git paths never hold NUL): only patterns
+        // covering the whole directory match it.
+        let mut inside = path.to_vec();
+        inside.extend_from_slice(b"/\0");
+        self.protecting_pattern(&inside)
+    }
+
     /// Whether `path` is protected.
     pub fn is_protected(&self, path: &[u8]) -> bool {
         self.protecting_pattern(path).is_some()

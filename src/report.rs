@@ -7,11 +7,14 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use git2::Oid;
+
 use crate::changes::Blobs;
 use crate::changes::{Change, Status};
 use crate::finding::Finding;
-use crate::policy::Rules;
+use crate::policy::{Policy, Rules};
 use crate::weakening;
+use crate::weakening::rules::{Language, is_test_path};
 
 /// A changed file that touches a protected path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -52,15 +55,23 @@ pub struct Report {
 impl Report {
     /// Evaluates `changes` against the policy, reading contents for the weakening
     /// analysis from `blobs`.
-    pub fn evaluate(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Report {
+    ///
+    /// Fails closed: when a blob the verdict depends on (either side of a protected
+    /// change, or what the analyser reads) cannot be read, the error names its path and
+    /// object rather than the analysis quietly finding nothing.
+    pub fn evaluate(
+        changes: &[Change],
+        rules: &Rules,
+        blobs: &dyn Blobs,
+    ) -> anyhow::Result<Report> {
         let (config, policy) = (&rules.config, &rules.paths);
-        let protected = changes
+        let protected: Vec<Protected> = changes
             .iter()
             .filter_map(|change| {
                 let matched: Vec<Match> = change
                     .paths()
                     .filter_map(|path| {
-                        policy.protecting_pattern(path).map(|pattern| Match {
+                        protecting_pattern(policy, change, path).map(|pattern| Match {
                             path: path.to_vec(),
                             pattern: pattern.to_string(),
                         })
@@ -74,6 +85,7 @@ impl Report {
                 })
             })
             .collect();
+        blobs.ensure_readable(&needed_blobs(changes, &protected, rules))?;
         let mut findings = if config.weakening.enabled {
             weakening::findings(changes, policy, config, blobs)
         } else {
@@ -82,11 +94,11 @@ impl Report {
         for finding in &mut findings {
             finding.blocking = config.blocks(finding.kind);
         }
-        Report {
+        Ok(Report {
             files_changed: changes.len(),
             protected,
             findings,
-        }
+        })
     }
 
     /// Whether this change needs a human's reason before it may land.
@@ -121,6 +133,54 @@ impl Report {
     }
 }
 
+/// The pattern protecting `path` of `change`. A submodule (gitlink) is matched as the
+/// directory it is: a gitlink at `tests` is protected by `tests/**`, as its files would be.
+fn protecting_pattern<'p>(policy: &'p Policy, change: &Change, path: &[u8]) -> Option<&'p str> {
+    let gitlink = (change.old_path.as_deref() == Some(path) && change.old_is_gitlink())
+        || (change.new_path.as_deref() == Some(path) && change.new_is_gitlink());
+    if gitlink {
+        policy.protecting_pattern_of_dir(path)
+    } else {
+        policy.protecting_pattern(path)
+    }
+}
+
+/// Every blob the verdict depends on, with the path it is read for: both sides of each
+/// protected change, and each blob the weakening analyser will read (its own conditions,
+/// restated: a changed file in a known language that is test code by path, or whose
+/// language keeps tests inline).
+fn needed_blobs<'c>(
+    changes: &'c [Change],
+    protected: &[Protected],
+    rules: &Rules,
+) -> Vec<(Oid, &'c [u8])> {
+    let is_protected = |change: &Change| {
+        protected
+            .iter()
+            .any(|p| p.old_path == change.old_path && p.new_path == change.new_path)
+    };
+    let analysed = |change: &Change| {
+        if !rules.config.weakening.enabled
+            || change.old_id.is_none()
+            || change.new_id == change.old_id
+        {
+            return false;
+        }
+        let Some(language) = change.paths().find_map(Language::of_path) else {
+            return false;
+        };
+        !language.inline_test_markers().is_empty()
+            || change
+                .paths()
+                .any(|p| is_test_path(p) || rules.paths.is_protected(p))
+    };
+    changes
+        .iter()
+        .filter(|c| is_protected(c) || analysed(c))
+        .flat_map(Change::blobs)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,13 +191,12 @@ mod tests {
             status,
             old_path: old.map(|p| p.as_bytes().to_vec()),
             new_path: new.map(|p| p.as_bytes().to_vec()),
-            old_id: None,
-            new_id: None,
+            ..Change::default()
         }
     }
 
     fn evaluate(changes: &[Change]) -> Report {
-        Report::evaluate(changes, &Rules::defaults(), &crate::changes::NoBlobs)
+        Report::evaluate(changes, &Rules::defaults(), &crate::changes::NoBlobs).unwrap()
     }
 
     fn rules(config: Config) -> Rules {
@@ -218,7 +277,7 @@ mod tests {
             Some("tests/t.py"),
             Some("checks/t.py"),
         )];
-        let r = Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs);
+        let r = Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs).unwrap();
         assert_eq!(r.findings.len(), 1);
         assert!(!r.findings[0].blocking);
         assert_eq!(r.approval_paths(), vec![b"tests/t.py".to_vec()]);
@@ -235,6 +294,7 @@ mod tests {
         )];
         assert!(
             Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs)
+                .unwrap()
                 .findings
                 .is_empty()
         );

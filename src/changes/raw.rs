@@ -4,7 +4,7 @@
 use anyhow::Context;
 use git2::Oid;
 
-use super::{Change, Status, merge_rule};
+use super::{Change, Status, of_merge};
 use crate::exit::hinted;
 use crate::repo::Repo;
 
@@ -27,8 +27,8 @@ pub fn parse_raw(out: &[u8]) -> anyhow::Result<Vec<Change>> {
 }
 
 /// The changes of every commit that `git log` lists for `revs` (for example
-/// `["feature", "^main"]`), oldest first, each against its first parent; for a merge
-/// only the paths whose result differs from every parent.
+/// `["feature", "^main"]`), oldest first, each against its first parent; a merge
+/// against git's automatic merge of its parents ([`of_merge`]).
 pub fn of_range(repo: &Repo, revs: &[String]) -> anyhow::Result<Vec<(Oid, Vec<Change>)>> {
     let mut commits = Vec::new();
     stream_range(repo, revs, &mut |id, changes| {
@@ -56,7 +56,9 @@ pub fn stream_range(
         .git_command()
         .arg("log")
         .args(RAW_DIFF)
-        .args(["--diff-merges=first-parent", "--format=%x01%H %P"])
+        // A merge's change is not a diff git log can print: it is computed by `of_merge`
+        // (and only for merges, so ordinary history costs nothing more).
+        .args(["--diff-merges=off", "--format=%x01%H %P"])
         .args(revs)
         .arg("--")
         .stdin(Stdio::null())
@@ -80,7 +82,7 @@ pub fn stream_range(
                     .git
                     .find_commit(id)
                     .context("reading a merge of the range")?;
-                merge_rule(&commit, changes)?
+                of_merge(repo, &commit)?
             } else {
                 changes
             };
@@ -204,7 +206,7 @@ fn parse_records(fields: &mut dyn Iterator<Item = &[u8]>) -> anyhow::Result<Vec<
         };
         let meta = std::str::from_utf8(meta).map_err(|_| bad())?;
         let mut parts = meta.trim_start_matches(':').split(' ');
-        let (_, _, old, new, status) = (
+        let (old_mode, new_mode, old, new, status) = (
             parts.next().ok_or_else(bad)?,
             parts.next().ok_or_else(bad)?,
             parts.next().ok_or_else(bad)?,
@@ -243,7 +245,15 @@ fn parse_records(fields: &mut dyn Iterator<Item = &[u8]>) -> anyhow::Result<Vec<
             }
             None => return Err(bad()),
         };
+        let mode = |octal: &str| u32::from_str_radix(octal, 8).map_err(|_| bad());
+        let (old_mode, new_mode) = (mode(old_mode)?, mode(new_mode)?);
         changes.push(Change {
+            old_mode: if status == Status::Added { 0 } else { old_mode },
+            new_mode: if status == Status::Deleted {
+                0
+            } else {
+                new_mode
+            },
             old_id: if status == Status::Added {
                 None
             } else {

@@ -45,13 +45,31 @@ pub fn pre_push(
         .read_to_string(&mut input)
         .context("reading the ref lines git gives pre-push")?;
     let remote = args.first().map(String::as_str).unwrap_or("origin");
-    judge_push(repo, ui, remote, &input, err)
+    let target = Target {
+        name: remote,
+        url: args.get(1).map_or(remote, String::as_str),
+    };
+    judge_push(repo, ui, target, &input, err)
+}
+
+/// Where a push goes: the remote's name (for its remote-tracking refs and the notes
+/// push) and the URL git pushes to (the one to ask what the remote really has).
+#[derive(Debug, Clone, Copy)]
+struct Target<'a> {
+    name: &'a str,
+    url: &'a str,
 }
 
 /// The pre-commit framework's entry: its stage read off its environment.
 pub fn framework(repo: &Repo, ui: &Ui, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     match framework_push(repo)? {
-        Some((remote, line)) => judge_push(repo, ui, &remote, &line, err),
+        Some((remote, url, line)) => {
+            let target = Target {
+                name: &remote,
+                url: &url,
+            };
+            judge_push(repo, ui, target, &line, err)
+        }
         None => match judge::staged(repo)? {
             Some(staged) => judge_staged(repo, ui, staged, err),
             None => post_commit(repo, ui, err),
@@ -201,11 +219,12 @@ pub fn parse_push_lines(input: &str) -> anyhow::Result<Vec<PushLine>> {
 fn judge_push(
     repo: &Repo,
     ui: &Ui,
-    remote: &str,
+    target: Target<'_>,
     input: &str,
     err: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
-    let Some((rules, unapproved)) = judge_outgoing(repo, remote, input)? else {
+    let remote = target.name;
+    let Some((rules, unapproved)) = judge_outgoing(repo, target, input, err)? else {
         return Ok(Outcome::Allowed);
     };
     let policy = &rules.config.approval;
@@ -253,19 +272,35 @@ type Unapproved = Vec<(Oid, Checked)>;
 
 /// Every outgoing commit of the push, judged under the policy its range builds on;
 /// returns that policy and the commits that need an approval (`None`: nothing to push).
+///
+/// A deletion is skipped, and so is a notes ref pushed to a notes ref (the notes push
+/// itself); anything else is judged, whatever the local ref is called: a commit pushed
+/// from `refs/notes/wip` to a branch is a commit like any other.
 fn judge_outgoing(
     repo: &Repo,
-    remote: &str,
+    target: Target<'_>,
     input: &str,
+    err: &mut dyn Write,
 ) -> anyhow::Result<Option<(Rules, Unapproved)>> {
     let mut seen = HashSet::new();
     let mut unapproved: Vec<(Oid, Checked)> = Vec::new();
     let mut policy_in_force = None;
-    for line in parse_push_lines(input)? {
-        if line.local.is_zero() || line.local_ref.starts_with("refs/notes/") {
+    let lines = parse_push_lines(input)?;
+    // What git says the remote has now, for every ref of this push: the only record of
+    // the remote's state that no local ref can fake.
+    let on_remote: Vec<Oid> = lines
+        .iter()
+        .map(|line| line.remote)
+        .filter(|id| !id.is_zero() && repo.git.find_commit(*id).is_ok())
+        .collect();
+    let mut advertised = None;
+    for line in lines {
+        let notes_to_notes =
+            line.local_ref.starts_with("refs/notes/") && line.remote_ref.starts_with("refs/notes/");
+        if line.local.is_zero() || notes_to_notes {
             continue;
         }
-        let revs = outgoing(repo, remote, &line);
+        let revs = outgoing(repo, target, &line, &on_remote, &mut advertised, err)?;
         let commits = revs.walk(repo)?;
         let Some(oldest) = commits.first() else {
             continue;
@@ -337,7 +372,7 @@ fn record_push_block(
 /// The framework passes one ref (the first with outgoing commits) and, for a ref new to
 /// the remote, sets `FROM_REF` to the parent of the oldest outgoing commit, or nothing
 /// when the push includes a root commit.
-fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String)>> {
+fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String, String)>> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let Some(remote) = var("PRE_COMMIT_REMOTE_NAME") else {
         return Ok(None);
@@ -354,21 +389,115 @@ fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String)>> {
             .to_string(),
     };
     let from = var("PRE_COMMIT_FROM_REF").unwrap_or_else(|| Oid::ZERO_SHA1.to_string());
+    let url = var("PRE_COMMIT_REMOTE_URL").unwrap_or_else(|| remote.clone());
     Ok(Some((
         remote,
+        url,
         format!("{local_ref} {local} {remote_ref} {from}\n"),
     )))
 }
 
-/// Commits reachable from the pushed sha and not from what the remote has. For a new
-/// remote ref, "what the remote has" is every ref of that remote we know; a remote sha
-/// unknown here (someone else pushed) hides nothing: git refuses a non-fast-forward.
-fn outgoing(repo: &Repo, remote: &str, line: &PushLine) -> Revs {
+/// Commits reachable from the pushed sha and not from what the remote has.
+///
+/// "What the remote has" is first what git's own ref lines say: every remote sha of this
+/// push (`on_remote`). For a ref new to the remote it is also every branch and tag of
+/// that remote, and there the remote-tracking refs (`refs/remotes/<remote>/*`) are only
+/// an optimisation: any local ref can be written by anyone who can run git (an agent's
+/// `git update-ref refs/remotes/origin/x HEAD` would hide its own commits), so the
+/// commits where they cut the walk short are confirmed with the remote itself
+/// (`git ls-remote` of the URL git pushes to, once per push). What the remote does not
+/// confirm is judged. A remote sha unknown here (someone else pushed) hides nothing: git
+/// refuses a non-fast-forward.
+fn outgoing(
+    repo: &Repo,
+    target: Target<'_>,
+    line: &PushLine,
+    on_remote: &[Oid],
+    advertised: &mut Option<Vec<Oid>>,
+    err: &mut dyn Write,
+) -> anyhow::Result<Revs> {
     let mut revs = Revs::between(None, line.local);
-    if line.remote.is_zero() {
-        revs.exclude_remote = Some(remote.to_string());
-    } else if repo.git.find_commit(line.remote).is_ok() {
-        revs.exclude.push(line.remote);
+    revs.exclude = on_remote.to_vec();
+    if !line.remote.is_zero() {
+        return Ok(revs);
     }
-    revs
+    let mut with_tracking = revs.clone();
+    with_tracking.exclude_remote = Some(target.name.to_string());
+    let cut = tracking_cut(repo, &with_tracking, on_remote)?;
+    if cut.is_empty() {
+        return Ok(with_tracking);
+    }
+    if advertised.is_none() {
+        *advertised = Some(match ls_remote(repo, target.url) {
+            Ok(ids) => ids,
+            Err(e) => {
+                render::remote_unverified(err, target.name, &format!("{e:#}"))?;
+                Vec::new()
+            }
+        });
+    }
+    let advertised = advertised.as_deref().unwrap_or_default();
+    let confirmed = |id: &Oid| {
+        advertised
+            .iter()
+            .any(|a| a == id || repo.git.graph_descendant_of(*a, *id).unwrap_or(false))
+    };
+    if cut.iter().all(confirmed) {
+        return Ok(with_tracking);
+    }
+    revs.exclude.extend(advertised);
+    Ok(revs)
+}
+
+/// The commits where the remote-tracking refs alone cut the walk of `revs` short: the
+/// parents just outside it (or the pushed commit itself, when the walk is empty) that
+/// no remote sha of the push reaches. Everything the tracking refs hide is reachable
+/// from one of these, so confirming them confirms the cut.
+fn tracking_cut(repo: &Repo, revs: &Revs, on_remote: &[Oid]) -> anyhow::Result<Vec<Oid>> {
+    let walked = revs.walk(repo)?;
+    let inside: HashSet<Oid> = walked.iter().copied().collect();
+    let mut edge = Vec::new();
+    if walked.is_empty() {
+        edge.push(revs.include);
+    }
+    for id in &walked {
+        for parent in repo.git.find_commit(*id)?.parent_ids() {
+            if !inside.contains(&parent) && !edge.contains(&parent) {
+                edge.push(parent);
+            }
+        }
+    }
+    edge.retain(|id| {
+        !on_remote
+            .iter()
+            .any(|r| r == id || repo.git.graph_descendant_of(*r, *id).unwrap_or(false))
+    });
+    Ok(edge)
+}
+
+/// The commits at the tips of the remote's branches and tags that this repository has,
+/// as the remote itself says (`git ls-remote`, never prompting for credentials).
+fn ls_remote(repo: &Repo, url: &str) -> anyhow::Result<Vec<Oid>> {
+    let output = repo
+        .git_command()
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .args(["ls-remote", "--heads", "--tags", "--", url])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("running git ls-remote")?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "`git ls-remote {url}` failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    Ok(text
+        .lines()
+        .filter_map(|line| Oid::from_str(line.split('\t').next()?).ok())
+        .filter_map(|id| {
+            let object = repo.git.find_object(id, None).ok()?;
+            object.peel_to_commit().ok().map(|c| c.id())
+        })
+        .collect())
 }
