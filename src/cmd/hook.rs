@@ -293,14 +293,13 @@ fn judge_outgoing(
         .map(|line| line.remote)
         .filter(|id| !id.is_zero() && repo.git.find_commit(*id).is_ok())
         .collect();
-    let mut advertised = None;
     for line in lines {
         let notes_to_notes =
             line.local_ref.starts_with("refs/notes/") && line.remote_ref.starts_with("refs/notes/");
         if line.local.is_zero() || notes_to_notes {
             continue;
         }
-        let revs = outgoing(repo, target, &line, &on_remote, &mut advertised, err)?;
+        let revs = outgoing(repo, target, &line, &on_remote, err)?;
         let commits = revs.walk(repo)?;
         let Some(oldest) = commits.first() else {
             continue;
@@ -400,20 +399,20 @@ fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String, String)
 /// Commits reachable from the pushed sha and not from what the remote has.
 ///
 /// "What the remote has" is first what git's own ref lines say: every remote sha of this
-/// push (`on_remote`). For a ref new to the remote it is also every branch and tag of
-/// that remote, and there the remote-tracking refs (`refs/remotes/<remote>/*`) are only
-/// an optimisation: any local ref can be written by anyone who can run git (an agent's
+/// push (`on_remote`). For a ref new to the remote it is also what that remote's other
+/// refs hold, and there the remote-tracking refs (`refs/remotes/<remote>/*`) are only an
+/// optimisation: any local ref can be written by anyone who can run git (an agent's
 /// `git update-ref refs/remotes/origin/x HEAD` would hide its own commits), so the
-/// commits where they cut the walk short are confirmed with the remote itself
-/// (`git ls-remote` of the URL git pushes to, once per push). What the remote does not
-/// confirm is judged. A remote sha unknown here (someone else pushed) hides nothing: git
-/// refuses a non-fast-forward.
+/// commits where they cut the walk short are confirmed with the remote itself, which
+/// says which of them it has (`git fetch --negotiate-only` to the URL git pushes to: a
+/// negotiation that fetches nothing). What the remote does not confirm is judged. A
+/// remote sha unknown here (someone else pushed) hides nothing: git refuses a
+/// non-fast-forward.
 fn outgoing(
     repo: &Repo,
     target: Target<'_>,
     line: &PushLine,
     on_remote: &[Oid],
-    advertised: &mut Option<Vec<Oid>>,
     err: &mut dyn Write,
 ) -> anyhow::Result<Revs> {
     let mut revs = Revs::between(None, line.local);
@@ -427,25 +426,22 @@ fn outgoing(
     if cut.is_empty() {
         return Ok(with_tracking);
     }
-    if advertised.is_none() {
-        *advertised = Some(match ls_remote(repo, target.url) {
-            Ok(ids) => ids,
-            Err(e) => {
-                render::remote_unverified(err, target.name, &format!("{e:#}"))?;
-                Vec::new()
-            }
-        });
-    }
-    let advertised = advertised.as_deref().unwrap_or_default();
+    let common = match common_with_remote(repo, target.url, &cut) {
+        Ok(common) => common,
+        Err(e) => {
+            render::remote_unverified(err, target.name, &format!("{e:#}"))?;
+            Vec::new()
+        }
+    };
     let confirmed = |id: &Oid| {
-        advertised
+        common
             .iter()
-            .any(|a| a == id || repo.git.graph_descendant_of(*a, *id).unwrap_or(false))
+            .any(|c| c == id || repo.git.graph_descendant_of(*c, *id).unwrap_or(false))
     };
     if cut.iter().all(confirmed) {
         return Ok(with_tracking);
     }
-    revs.exclude.extend(advertised);
+    revs.exclude.extend(common);
     Ok(revs)
 }
 
@@ -475,29 +471,29 @@ fn tracking_cut(repo: &Repo, revs: &Revs, on_remote: &[Oid]) -> anyhow::Result<V
     Ok(edge)
 }
 
-/// The commits at the tips of the remote's branches and tags that this repository has,
-/// as the remote itself says (`git ls-remote`, never prompting for credentials).
-fn ls_remote(repo: &Repo, url: &str) -> anyhow::Result<Vec<Oid>> {
-    let output = repo
-        .git_command()
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .args(["ls-remote", "--heads", "--tags", "--", url])
+/// Which of `tips` (and their ancestors) the remote at `url` has, as the remote itself
+/// answers in a fetch negotiation that transfers nothing (`git fetch --negotiate-only`,
+/// protocol v2; never prompting for credentials).
+fn common_with_remote(repo: &Repo, url: &str, tips: &[Oid]) -> anyhow::Result<Vec<Oid>> {
+    let mut cmd = repo.git_command();
+    cmd.env("GIT_TERMINAL_PROMPT", "0")
+        .args(["-c", "protocol.version=2", "fetch", "--negotiate-only"]);
+    for tip in tips {
+        cmd.arg(format!("--negotiation-tip={tip}"));
+    }
+    let output = cmd
+        .args(["--", url])
         .stdin(std::process::Stdio::null())
         .output()
-        .context("running git ls-remote")?;
+        .context("running git fetch --negotiate-only")?;
     if !output.status.success() {
         anyhow::bail!(
-            "`git ls-remote {url}` failed: {}",
+            "`git fetch --negotiate-only {url}` failed: {}",
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
-    let text = String::from_utf8_lossy(&output.stdout);
-    Ok(text
+    Ok(String::from_utf8_lossy(&output.stdout)
         .lines()
-        .filter_map(|line| Oid::from_str(line.split('\t').next()?).ok())
-        .filter_map(|id| {
-            let object = repo.git.find_object(id, None).ok()?;
-            object.peel_to_commit().ok().map(|c| c.id())
-        })
+        .filter_map(|line| Oid::from_str(line.trim()).ok())
         .collect())
 }

@@ -271,7 +271,7 @@ pub fn notes_push_failed(
 pub fn remote_unverified(w: &mut dyn Write, remote: &str, message: &str) -> io::Result<()> {
     writeln!(
         w,
-        "git-guard: warning: could not list {remote}'s branches to confirm the remote-tracking refs;"
+        "git-guard: warning: could not ask {remote} which commits it has, to confirm the remote-tracking refs;"
     )?;
     writeln!(
         w,
