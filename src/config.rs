@@ -399,16 +399,23 @@ mod tests {
         );
         let e = error_of("[weakening]\nenabled = 1\n");
         assert!(
-            e.starts_with("guard.toml:2:11: [weakening] enabled: expected a boolean, found an integer 1"),
+            e.starts_with(
+                "guard.toml:2:11: [weakening] enabled: expected a boolean, found an integer 1"
+            ),
             "{e}"
         );
         let e = error_of("[protect]\npaths = [\"tests/**\", 3]\n");
         assert!(
-            e.starts_with("guard.toml:2:22: [protect] paths[1]: expected a string, found an integer 3"),
+            e.starts_with(
+                "guard.toml:2:22: [protect] paths[1]: expected a string, found an integer 3"
+            ),
             "{e}"
         );
         let e = error_of("[ledger]\nmax_attempts = [1]\n");
-        assert!(e.starts_with("guard.toml:2:16: [ledger] max_attempts: "), "{e}");
+        assert!(
+            e.starts_with("guard.toml:2:16: [ledger] max_attempts: "),
+            "{e}"
+        );
         let e = error_of("[weakening.markers.python]\nskip = \"@x\"\n");
         assert!(
             e.starts_with("guard.toml:2:8: [weakening.markers.python] skip: expected an array"),

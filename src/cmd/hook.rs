@@ -476,8 +476,12 @@ fn tracking_cut(repo: &Repo, revs: &Revs, on_remote: &[Oid]) -> anyhow::Result<V
 /// protocol v2; never prompting for credentials).
 fn common_with_remote(repo: &Repo, url: &str, tips: &[Oid]) -> anyhow::Result<Vec<Oid>> {
     let mut cmd = repo.git_command();
-    cmd.env("GIT_TERMINAL_PROMPT", "0")
-        .args(["-c", "protocol.version=2", "fetch", "--negotiate-only"]);
+    cmd.env("GIT_TERMINAL_PROMPT", "0").args([
+        "-c",
+        "protocol.version=2",
+        "fetch",
+        "--negotiate-only",
+    ]);
     for tip in tips {
         cmd.arg(format!("--negotiation-tip={tip}"));
     }

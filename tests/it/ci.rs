@@ -368,7 +368,9 @@ fn github_checks_the_pull_request_head_not_the_synthetic_merge() {
         merge.stdout
     );
     assert!(
-        merge.stdout.contains("clean  1 commit change nothing protected"),
+        merge
+            .stdout
+            .contains("clean  1 commit change nothing protected"),
         "{}",
         merge.stdout
     );

@@ -16,6 +16,7 @@ mod fuzz_replay;
 mod install;
 mod layers;
 mod ledger;
+mod merges;
 mod policy_props;
 mod prompt;
 mod push;
