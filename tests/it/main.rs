@@ -20,6 +20,7 @@ mod merges;
 mod policy_props;
 mod prompt;
 mod push;
+mod push_refs;
 mod staged_diff;
 mod weakening;
 
