@@ -12,6 +12,7 @@ mod demo;
 mod doctor;
 mod ecosystem;
 mod edges;
+mod fail_closed;
 mod fuzz_replay;
 mod install;
 mod layers;
