@@ -65,9 +65,11 @@ impl Report {
         blobs: &dyn Blobs,
     ) -> anyhow::Result<Report> {
         let (config, policy) = (&rules.config, &rules.paths);
+        let mut protected_at = vec![false; changes.len()];
         let protected: Vec<Protected> = changes
             .iter()
-            .filter_map(|change| {
+            .enumerate()
+            .filter_map(|(i, change)| {
                 let matched: Vec<Match> = change
                     .paths()
                     .filter_map(|path| {
@@ -77,6 +79,7 @@ impl Report {
                         })
                     })
                     .collect();
+                protected_at[i] = !matched.is_empty();
                 (!matched.is_empty()).then(|| Protected {
                     status: change.status,
                     old_path: change.old_path.clone(),
@@ -85,7 +88,7 @@ impl Report {
                 })
             })
             .collect();
-        blobs.ensure_readable(&needed_blobs(changes, &protected, rules))?;
+        blobs.ensure_readable(&needed_blobs(changes, &protected_at, rules))?;
         let mut findings = if config.weakening.enabled {
             weakening::findings(changes, policy, config, blobs)
         } else {
@@ -146,20 +149,15 @@ fn protecting_pattern<'p>(policy: &'p Policy, change: &Change, path: &[u8]) -> O
 }
 
 /// Every blob the verdict depends on, with the path it is read for: both sides of each
-/// protected change, and each blob the weakening analyser will read (its own conditions,
-/// restated: a changed file in a known language that is test code by path, or whose
-/// language keeps tests inline).
+/// protected change (`protected_at[i]`: change `i` is), and each blob the weakening
+/// analyser will read (its own conditions, restated: a changed file in a known language
+/// that is test code by path or protected, or whose language keeps tests inline).
 fn needed_blobs<'c>(
     changes: &'c [Change],
-    protected: &[Protected],
+    protected_at: &[bool],
     rules: &Rules,
 ) -> Vec<(Oid, &'c [u8])> {
-    let is_protected = |change: &Change| {
-        protected
-            .iter()
-            .any(|p| p.old_path == change.old_path && p.new_path == change.new_path)
-    };
-    let analysed = |change: &Change| {
+    let analysed = |change: &Change, protected: bool| {
         if !rules.config.weakening.enabled
             || change.old_id.is_none()
             || change.new_id == change.old_id
@@ -169,15 +167,13 @@ fn needed_blobs<'c>(
         let Some(language) = change.paths().find_map(Language::of_path) else {
             return false;
         };
-        !language.inline_test_markers().is_empty()
-            || change
-                .paths()
-                .any(|p| is_test_path(p) || rules.paths.is_protected(p))
+        protected || !language.inline_test_markers().is_empty() || change.paths().any(is_test_path)
     };
     changes
         .iter()
-        .filter(|c| is_protected(c) || analysed(c))
-        .flat_map(Change::blobs)
+        .zip(protected_at)
+        .filter(|(c, protected)| **protected || analysed(c, **protected))
+        .flat_map(|(c, _)| c.blobs())
         .collect()
 }
 

@@ -178,14 +178,15 @@ impl Blobs for Repo {
         self.git.find_blob(id).ok().map(|b| b.content().to_vec())
     }
 
-    /// Checks each object's header (cheap: no content is inflated); what is missing is
+    /// Checks that each object exists (an index lookup: no content is inflated, no delta
+    /// resolved, so a long range pays almost nothing); what is missing is
     /// asked of `git cat-file --batch`, which in a partial clone fetches it from the
     /// promisor remote (libgit2 cannot), before it is called unreadable.
     fn ensure_readable(&self, wanted: &[(Oid, &[u8])]) -> anyhow::Result<()> {
         let odb = self.git.odb().context("opening the object database")?;
         let missing: Vec<(Oid, &[u8])> = wanted
             .iter()
-            .filter(|(id, _)| odb.read_header(*id).is_err())
+            .filter(|(id, _)| !odb.exists(*id))
             .copied()
             .collect();
         if missing.is_empty() {
@@ -195,7 +196,7 @@ impl Blobs for Repo {
         // A failure to run git leaves the objects missing, which is reported below.
         let _ = self.cat_file_batch(&ids);
         let _ = odb.refresh();
-        match missing.iter().find(|(id, _)| odb.read_header(*id).is_err()) {
+        match missing.iter().find(|(id, _)| !odb.exists(*id)) {
             Some((id, path)) => Err(unreadable(*id, path)),
             None => Ok(()),
         }
