@@ -29,6 +29,19 @@ pub struct Protected {
     pub new_path: Option<Vec<u8>>,
     /// Each of its paths that is protected, with the pattern that protects it.
     pub matched: Vec<Match>,
+    /// For a submodule (gitlink), the submodule commits before and after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub submodule: Option<Submodule>,
+}
+
+/// The submodule commits a gitlink change moves between (absent on a side that is not a
+/// submodule, or does not exist).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Submodule {
+    /// The submodule commit before.
+    pub old: Option<String>,
+    /// The submodule commit after.
+    pub new: Option<String>,
 }
 
 /// One protected path and the pattern that protects it.
@@ -85,6 +98,16 @@ impl Report {
                     old_path: change.old_path.clone(),
                     new_path: change.new_path.clone(),
                     matched,
+                    submodule: change.is_gitlink().then(|| Submodule {
+                        old: change
+                            .old_id
+                            .filter(|_| change.old_is_gitlink())
+                            .map(|id| id.to_string()),
+                        new: change
+                            .new_id
+                            .filter(|_| change.new_is_gitlink())
+                            .map(|id| id.to_string()),
+                    }),
                 })
             })
             .collect();

@@ -121,7 +121,15 @@ fn bumping_a_submodule_at_a_protected_path_is_blocked() {
     assert_ne!(old, new);
     let run = repo.commit("bump the tests", &[]);
     run.expect(1);
-    assert!(run.stderr.contains("`tests/**`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "M tests  (protected by `tests/**`; submodule {} -> {})",
+            &old[..7],
+            &new[..7]
+        )),
+        "{}",
+        run.stderr
+    );
     // Committed past the hook, the commit check and CI see it too.
     repo.commit("bump the tests", &["--no-verify"]).expect(0);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
