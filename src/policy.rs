@@ -271,6 +271,28 @@ mod tests {
     }
 
     #[test]
+    fn a_gitlink_is_matched_as_a_directory() {
+        let p = policy(&[
+            "tests/**",
+            "**/testdata/**",
+            "*.snap",
+            "conftest.py",
+            "spec",
+            "!tests/vendored",
+        ]);
+        let dir = |path: &str| p.protecting_pattern_of_dir(path.as_bytes());
+        assert_eq!(dir("tests"), Some("tests/**"));
+        assert_eq!(dir("tests/sub"), Some("tests/**"));
+        assert_eq!(dir("pkg/testdata"), Some("**/testdata/**"));
+        assert_eq!(dir("a/spec"), Some("spec"));
+        assert_eq!(dir("vendor/lib"), None);
+        assert_eq!(dir("x.snap.d"), None);
+        assert_eq!(dir("tests/vendored"), None);
+        // The same path as a file: `tests` is no file under `tests/**`.
+        assert_eq!(p.protecting_pattern(b"tests"), None);
+    }
+
+    #[test]
     fn default_seed_patterns() {
         let p = Policy::new(&Protect::default().paths).unwrap();
         protected!(p,

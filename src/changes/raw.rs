@@ -318,6 +318,31 @@ mod tests {
     }
 
     #[test]
+    fn modes_are_kept_and_a_gitlink_is_known_by_its_mode() {
+        let a = "1111111111111111111111111111111111111111";
+        let b = "2222222222222222222222222222222222222222";
+        let z = "0000000000000000000000000000000000000000";
+        let raw = format!(
+            ":160000 160000 {a} {b} M\0tests\0:000000 100755 {z} {a} A\0run.sh\0:160000 000000 {a} {z} D\0vendor/lib\0"
+        );
+        let changes = parse_raw(raw.as_bytes()).unwrap();
+        assert_eq!(
+            (changes[0].old_mode, changes[0].new_mode),
+            (0o160000, 0o160000)
+        );
+        assert!(changes[0].is_gitlink());
+        assert_eq!(
+            changes[0].blobs().count(),
+            0,
+            "a submodule commit is not a blob here"
+        );
+        assert_eq!((changes[1].old_mode, changes[1].new_mode), (0, 0o100755));
+        assert!(!changes[1].is_gitlink());
+        assert!(changes[2].old_is_gitlink() && !changes[2].new_is_gitlink());
+        assert!(parse_raw(format!(":1600x0 160000 {a} {b} M\0tests\0").as_bytes()).is_err());
+    }
+
+    #[test]
     fn truncated_raw_output_is_an_error_not_a_panic() {
         assert!(parse_raw(b":100644 100644 abc").is_err());
         assert!(parse_raw(b":100644 100644 1111111111111111111111111111111111111111 2222222222222222222222222222222222222222 M\0").is_err());
