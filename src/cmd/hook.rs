@@ -405,7 +405,8 @@ fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String, String)
 /// `git update-ref refs/remotes/origin/x HEAD` would hide its own commits), so the
 /// commits where they cut the walk short are confirmed with the remote itself, which
 /// says which of them it has (`git fetch --negotiate-only` to the URL git pushes to: a
-/// negotiation that fetches nothing). What the remote does not confirm is judged. A
+/// negotiation that fetches nothing; failing that, `git ls-remote`'s branch and tag tips
+/// that are known here). What the remote does not confirm is judged. A
 /// remote sha unknown here (someone else pushed) hides nothing: git refuses a
 /// non-fast-forward.
 fn outgoing(
@@ -426,19 +427,26 @@ fn outgoing(
     if cut.is_empty() {
         return Ok(with_tracking);
     }
-    let common = match common_with_remote(repo, target.url, &cut) {
-        Ok(common) => common,
-        Err(e) => {
-            render::remote_unverified(err, target.name, &format!("{e:#}"))?;
-            Vec::new()
-        }
-    };
-    let confirmed = |id: &Oid| {
+    let confirmed = |common: &[Oid], id: &Oid| {
         common
             .iter()
             .any(|c| c == id || repo.git.graph_descendant_of(*c, *id).unwrap_or(false))
     };
-    if cut.iter().all(confirmed) {
+    // First the negotiation; where it confirms too little (a server without protocol
+    // v2's wait-for-done), the remote's branch and tag tips that are known here.
+    let negotiated = common_with_remote(repo, target.url, &cut);
+    let mut common = negotiated.as_ref().cloned().unwrap_or_default();
+    if !cut.iter().all(|id| confirmed(&common, id)) {
+        match (remote_tips(repo, target.url), negotiated) {
+            (Ok(tips), _) => common.extend(tips),
+            (Err(e), Err(first)) => {
+                let message = format!("{first:#}\n{e:#}");
+                render::remote_unverified(err, target.name, &message)?;
+            }
+            (Err(_), Ok(_)) => {}
+        }
+    }
+    if cut.iter().all(|id| confirmed(&common, id)) {
         return Ok(with_tracking);
     }
     revs.exclude.extend(common);
@@ -469,6 +477,32 @@ fn tracking_cut(repo: &Repo, revs: &Revs, on_remote: &[Oid]) -> anyhow::Result<V
             .any(|r| r == id || repo.git.graph_descendant_of(*r, *id).unwrap_or(false))
     });
     Ok(edge)
+}
+
+/// The commits at the tips of the remote's branches and tags that this repository has,
+/// as the remote itself lists them (`git ls-remote`, never prompting for credentials).
+fn remote_tips(repo: &Repo, url: &str) -> anyhow::Result<Vec<Oid>> {
+    let output = repo
+        .git_command()
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .args(["ls-remote", "--heads", "--tags", "--", url])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("running git ls-remote")?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "`git ls-remote {url}` failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| Oid::from_str(line.split('\t').next()?).ok())
+        .filter_map(|id| {
+            let object = repo.git.find_object(id, None).ok()?;
+            object.peel_to_commit().ok().map(|c| c.id())
+        })
+        .collect())
 }
 
 /// Which of `tips` (and their ancestors) the remote at `url` has, as the remote itself
