@@ -186,6 +186,24 @@ impl Repo {
         Ok(output.stdout)
     }
 
+    /// Refuses to judge history through `info/grafts`: a graft rewrites a commit's
+    /// parents for libgit2 and git alike (unlike a replace ref, no switch turns it off),
+    /// so a grafted parent could make any commit's change look empty.
+    pub fn refuse_grafts(&self) -> anyhow::Result<()> {
+        let grafts = self.git.commondir().join("info").join("grafts");
+        match std::fs::metadata(&grafts) {
+            Ok(meta) if meta.len() > 0 => Err(hinted(
+                format!(
+                    "{} rewrites commits' parents, so history cannot be judged as it really is",
+                    grafts.display()
+                ),
+                "grafts are deprecated in git: `git replace --convert-graft-file` turns them \
+                 into replace refs (which git-guard ignores), or remove the file",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// `git cat-file --batch` for `ids`: reads each object, which in a partial clone
     /// fetches a missing one from the promisor remote (libgit2 cannot). The contents are
     /// discarded: what matters is that the objects are then in the repository.

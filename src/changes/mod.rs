@@ -291,6 +291,7 @@ pub fn fingerprint(head: Option<Oid>, changes: &[Change]) -> String {
 ///
 /// A merge is judged by [`of_merge`]: against git's own automatic merge of its parents.
 pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Change>> {
+    repo.refuse_grafts()?;
     if commit.parent_count() >= 2 {
         return of_merge(repo, commit);
     }

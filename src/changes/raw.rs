@@ -52,6 +52,7 @@ pub fn stream_range(
 ) -> anyhow::Result<()> {
     use std::process::Stdio;
 
+    repo.refuse_grafts()?;
     let mut child = repo
         .git_command()
         .arg("log")

@@ -150,3 +150,30 @@ fn the_notes_ref_itself_and_an_approved_commit_still_push() {
     run.expect(0);
     assert_eq!(run.stderr, "");
 }
+
+#[test]
+fn a_graft_that_hides_a_weakening_is_refused_not_followed() {
+    let repo = TestRepo::with_origin();
+    repo.guard(&["install"]).expect(0);
+    let base = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    let weak = sneak_commit(&repo);
+    // A parent with the weakened tree: through the graft, the commit changes nothing.
+    let tree = repo.git(&["rev-parse", "HEAD^{tree}"]).trim().to_string();
+    let twin = repo
+        .git(&["commit-tree", &tree, "-p", &base, "-m", "twin"])
+        .trim()
+        .to_string();
+    std::fs::create_dir_all(repo.root.join(".git/info")).unwrap();
+    std::fs::write(
+        repo.root.join(".git/info/grafts"),
+        format!("{weak} {twin}\n"),
+    )
+    .unwrap();
+    let run = push(&repo, &["main"]);
+    assert_ne!(run.code, 0, "{}", run.all());
+    assert!(run.stderr.contains("info/grafts"), "{}", run.stderr);
+    let run = repo.guard(&["ci", "--base", &base, "--no-fetch"]);
+    run.expect(2);
+    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+    repo.guard(&["check", "--commit", "HEAD"]).expect(2);
+}
