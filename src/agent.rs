@@ -107,8 +107,9 @@ pub fn judge_claude_code(payload: &str) -> anyhow::Result<Decision> {
         new_path: Some(path),
         old_id,
         new_id: Some(new_id),
+        ..Change::default()
     };
-    let report = Report::evaluate(&[change], &rules, &blobs);
+    let report = Report::evaluate(&[change], &rules, &blobs)?;
     Ok(if report.findings.iter().any(|f| f.blocking) {
         Decision::Deny(report)
     } else if report.needs_approval() {

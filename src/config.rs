@@ -167,8 +167,16 @@ impl Config {
                     format!(":{line}:{column}")
                 })
                 .unwrap_or_default();
+            let message = e.message().trim_end();
+            // A value of the wrong kind: name its key, which serde's message does not.
+            let about_a_value = message.starts_with("invalid ");
+            let key = e.span().filter(|_| about_a_value);
+            let message = match key.and_then(|span| key_path_at(text, span.start)) {
+                Some(key) => format!("{key}: {}", readable_type_error(message)),
+                None => message.to_string(),
+            };
             hinted(
-                format!("{origin}{position}: {}", e.message().trim_end()),
+                format!("{origin}{position}: {message}"),
                 "fix that line; README's guard.toml section lists every key and its default \
                  (`git guard init --force` rewrites the file with the defaults)",
             )
@@ -234,6 +242,107 @@ impl Config {
     pub fn blocks(&self, kind: FindingKind) -> bool {
         self.weakening.block.iter().any(|k| k == kind.name())
     }
+}
+
+/// The key whose value holds byte `offset` of `text`, as a reader finds it in the file:
+/// `[override] min_reason_chars`, `[protect] paths[2]`, or a top-level `protect`.
+/// `None` when the offset is in no value (a syntax error, an unknown key's name).
+fn key_path_at(text: &str, offset: usize) -> Option<String> {
+    use toml::de::{DeTable, DeValue};
+    type Value<'i> = toml::Spanned<DeValue<'i>>;
+
+    fn in_value(value: &Value<'_>, offset: usize, path: &mut Vec<String>) -> bool {
+        match value.get_ref() {
+            DeValue::Table(table) => in_table(table, offset, path),
+            DeValue::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    if item.span().contains(&offset) {
+                        path.push(format!("[{i}]"));
+                        if in_value(item, offset, path) || !is_container(item) {
+                            return true;
+                        }
+                        path.pop();
+                    }
+                }
+                false
+            }
+            _ => value.span().contains(&offset),
+        }
+    }
+    fn is_container(value: &Value<'_>) -> bool {
+        matches!(value.get_ref(), DeValue::Table(_) | DeValue::Array(_))
+    }
+    fn in_table(table: &DeTable<'_>, offset: usize, path: &mut Vec<String>) -> bool {
+        for (key, value) in table {
+            path.push(key.get_ref().to_string());
+            let leaf_here = !is_container(value) && value.span().contains(&offset);
+            if leaf_here || (is_container(value) && in_value(value, offset, path)) {
+                return true;
+            }
+            // A whole array or inline table given where something else was expected.
+            if is_container(value) && value.span().contains(&offset) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+
+    let document = DeTable::parse(text).ok()?;
+    let mut path = Vec::new();
+    if !in_table(document.get_ref(), offset, &mut path) {
+        return None;
+    }
+    // The key is the last name before any array index: `paths[1]`, not `1`.
+    let key_end = path
+        .iter()
+        .position(|p| p.starts_with('['))
+        .map_or(path.len(), |i| i)
+        .saturating_sub(1);
+    let (tables, rest) = path.split_at(key_end);
+    let key = rest.concat();
+    Some(if tables.is_empty() {
+        key
+    } else {
+        format!("[{}] {key}", tables.join("."))
+    })
+}
+
+/// serde's "invalid type: string \"twenty\", expected usize" in a reader's words:
+/// "expected an integer, found a string \"twenty\"". Other messages pass unchanged.
+fn readable_type_error(message: &str) -> String {
+    let Some((found, expected)) = message
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.rsplit_once(", expected "))
+    else {
+        return message.to_string();
+    };
+    let kind = |word: &str| -> String {
+        let word = word
+            .strip_prefix("a ")
+            .or_else(|| word.strip_prefix("an "))
+            .unwrap_or(word);
+        let (head, tail) = word.split_once(' ').unwrap_or((word, ""));
+        let (name, keep_tail) = match head {
+            "string" => ("a string", true),
+            "integer" => ("an integer", true),
+            "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" => {
+                ("an integer", false)
+            }
+            "floating" | "f32" | "f64" => ("a number", false),
+            "boolean" | "bool" => ("a boolean", true),
+            "sequence" => ("an array", false),
+            "map" | "struct" => ("a table", false),
+            _ => return word.to_string(),
+        };
+        let tail = tail.trim_matches('`');
+        if keep_tail && !tail.is_empty() {
+            format!("{name} {tail}")
+        } else {
+            name.to_string()
+        }
+    };
+    format!("expected {}, found {}", kind(expected), kind(found))
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -305,6 +414,41 @@ mod tests {
     fn wrong_type_names_position() {
         let e = error_of("[override]\nmin_reason_chars = \"many\"\n");
         assert!(e.starts_with("guard.toml:2:20:"), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_names_the_key_with_file_line_and_column() {
+        let e = error_of("[override]\nmin_reason_chars = \"twenty\"\n");
+        assert!(
+            e.starts_with(
+                "guard.toml:2:20: [override] min_reason_chars: expected an integer, found a string \"twenty\""
+            ),
+            "{e}"
+        );
+        let e = error_of("[weakening]\nenabled = 1\n");
+        assert!(
+            e.starts_with(
+                "guard.toml:2:11: [weakening] enabled: expected a boolean, found an integer 1"
+            ),
+            "{e}"
+        );
+        let e = error_of("[protect]\npaths = [\"tests/**\", 3]\n");
+        assert!(
+            e.starts_with(
+                "guard.toml:2:22: [protect] paths[1]: expected a string, found an integer 3"
+            ),
+            "{e}"
+        );
+        let e = error_of("[ledger]\nmax_attempts = [1]\n");
+        assert!(
+            e.starts_with("guard.toml:2:16: [ledger] max_attempts: "),
+            "{e}"
+        );
+        let e = error_of("[weakening.markers.python]\nskip = \"@x\"\n");
+        assert!(
+            e.starts_with("guard.toml:2:8: [weakening.markers.python] skip: expected an array"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub fn staged(repo: &Repo) -> anyhow::Result<Option<Staged>> {
             ));
         }
     };
-    let report = Report::evaluate(&changes, &rules, repo);
+    let report = Report::evaluate(&changes, &rules, repo)?;
     let head = repo.head_commit()?.map(|c| c.id());
     let fingerprint = changes::fingerprint(head, &changes);
     let pending = if report.needs_approval() && pending::any(repo) {
@@ -294,7 +294,7 @@ pub fn judge(
     rules: &Rules,
     approvers: &Approvers<'_, '_>,
 ) -> anyhow::Result<Checked> {
-    let report = Report::evaluate(changes, rules, repo);
+    let report = Report::evaluate(changes, rules, repo)?;
     let mut checked = Checked::new(
         short_id(commit.id()),
         Some(crate::repo::subject(commit)),

@@ -218,6 +218,20 @@ impl Policy {
         (!rule.negated).then_some(rule.pattern.as_str())
     }
 
+    /// The pattern that protects `path` taken as a directory (a submodule's gitlink):
+    /// the path itself, or anything inside it whatever its name. A gitlink at `tests`
+    /// is protected by `tests/**`; one at `vendor/lib` is not protected by `*.snap`.
+    pub fn protecting_pattern_of_dir(&self, path: &[u8]) -> Option<&str> {
+        if let Some(pattern) = self.protecting_pattern(path) {
+            return Some(pattern);
+        }
+        // A file name no pattern can name (git paths never hold NUL): only patterns
+        // covering the whole directory match it.
+        let mut inside = path.to_vec();
+        inside.extend_from_slice(b"/\0");
+        self.protecting_pattern(&inside)
+    }
+
     /// Whether `path` is protected.
     pub fn is_protected(&self, path: &[u8]) -> bool {
         self.protecting_pattern(path).is_some()
@@ -293,6 +307,28 @@ mod tests {
         .unwrap_err();
         let e = format!("{e:#}");
         assert!(e.contains("`tests/[abc`"), "{e}");
+    }
+
+    #[test]
+    fn a_gitlink_is_matched_as_a_directory() {
+        let p = policy(&[
+            "tests/**",
+            "**/testdata/**",
+            "*.snap",
+            "conftest.py",
+            "spec",
+            "!tests/vendored",
+        ]);
+        let dir = |path: &str| p.protecting_pattern_of_dir(path.as_bytes());
+        assert_eq!(dir("tests"), Some("tests/**"));
+        assert_eq!(dir("tests/sub"), Some("tests/**"));
+        assert_eq!(dir("pkg/testdata"), Some("**/testdata/**"));
+        assert_eq!(dir("a/spec"), Some("spec"));
+        assert_eq!(dir("vendor/lib"), None);
+        assert_eq!(dir("x.snap.d"), None);
+        assert_eq!(dir("tests/vendored"), None);
+        // The same path as a file: `tests` is no file under `tests/**`.
+        assert_eq!(p.protecting_pattern(b"tests"), None);
     }
 
     #[test]

@@ -155,10 +155,15 @@ impl Repo {
 
     /// A `git` subprocess in this repository, for what only git does well (hook paths,
     /// config edits); never for the hot path.
+    ///
+    /// It never follows `git replace` refs (`GIT_NO_REPLACE_OBJECTS=1`): a replacement
+    /// would let `git log` show one commit's content in place of another's. libgit2,
+    /// which reads everything else, does not implement replace refs at all.
     pub fn git_command(&self) -> Command {
         let mut cmd = Command::new("git");
         // git's messages are parsed in places (a missing remote ref): always in English.
         cmd.env("LC_ALL", "C");
+        cmd.env("GIT_NO_REPLACE_OBJECTS", "1");
         cmd.current_dir(self.git.workdir().unwrap_or_else(|| self.git.path()));
         cmd
     }
@@ -179,6 +184,48 @@ impl Repo {
             );
         }
         Ok(output.stdout)
+    }
+
+    /// Refuses to judge history through `info/grafts`: a graft rewrites a commit's
+    /// parents for libgit2 and git alike (unlike a replace ref, no switch turns it off),
+    /// so a grafted parent could make any commit's change look empty.
+    pub fn refuse_grafts(&self) -> anyhow::Result<()> {
+        let grafts = self.git.commondir().join("info").join("grafts");
+        match std::fs::metadata(&grafts) {
+            Ok(meta) if meta.len() > 0 => Err(hinted(
+                format!(
+                    "{} rewrites commits' parents, so history cannot be judged as it really is",
+                    grafts.display()
+                ),
+                "grafts are deprecated in git: `git replace --convert-graft-file` turns them \
+                 into replace refs (which git-guard ignores), or remove the file",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `git cat-file --batch` for `ids`: reads each object, which in a partial clone
+    /// fetches a missing one from the promisor remote (libgit2 cannot). The contents are
+    /// discarded: what matters is that the objects are then in the repository.
+    pub fn cat_file_batch(&self, ids: &[Oid]) -> anyhow::Result<()> {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut child = self
+            .git_command()
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("running git cat-file --batch")?;
+        let mut stdin = child.stdin.take().context("git cat-file's input")?;
+        let input: String = ids.iter().map(|id| format!("{id}\n")).collect();
+        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+        let mut stdout = child.stdout.take().context("git cat-file's output")?;
+        std::io::copy(&mut stdout, &mut std::io::sink()).context("reading git cat-file")?;
+        let _ = writer.join();
+        child.wait().context("waiting for git cat-file")?;
+        Ok(())
     }
 
     /// The directory git really runs hooks from (`core.hooksPath`, worktrees honoured).

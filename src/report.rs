@@ -7,10 +7,13 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use git2::Oid;
+
 use crate::changes::{BlobChange, Blobs, Change, Status};
 use crate::finding::Finding;
-use crate::policy::Rules;
+use crate::policy::{Policy, Rules};
 use crate::weakening;
+use crate::weakening::rules::{Language, is_test_path};
 
 /// A changed file that touches a protected path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -25,6 +28,19 @@ pub struct Protected {
     pub new_path: Option<Vec<u8>>,
     /// Each of its paths that is protected, with the pattern that protects it.
     pub matched: Vec<Match>,
+    /// For a submodule (gitlink), the submodule commits before and after.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub submodule: Option<Submodule>,
+}
+
+/// The submodule commits a gitlink change moves between (absent on a side that is not a
+/// submodule, or does not exist).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Submodule {
+    /// The submodule commit before.
+    pub old: Option<String>,
+    /// The submodule commit after.
+    pub new: Option<String>,
 }
 
 /// One protected path and the pattern that protects it.
@@ -55,28 +71,50 @@ pub struct Report {
 impl Report {
     /// Evaluates `changes` against the policy, reading contents for the weakening
     /// analysis from `blobs`.
-    pub fn evaluate(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Report {
+    ///
+    /// Fails closed: when a blob the verdict depends on (either side of a protected
+    /// change, or what the analyser reads) cannot be read, the error names its path and
+    /// object rather than the analysis quietly finding nothing.
+    pub fn evaluate(
+        changes: &[Change],
+        rules: &Rules,
+        blobs: &dyn Blobs,
+    ) -> anyhow::Result<Report> {
         let (config, policy) = (&rules.config, &rules.paths);
-        let protected = changes
+        let mut protected_at = vec![false; changes.len()];
+        let protected: Vec<Protected> = changes
             .iter()
-            .filter_map(|change| {
+            .enumerate()
+            .filter_map(|(i, change)| {
                 let matched: Vec<Match> = change
                     .paths()
                     .filter_map(|path| {
-                        policy.protecting_pattern(path).map(|pattern| Match {
+                        protecting_pattern(policy, change, path).map(|pattern| Match {
                             path: path.to_vec(),
                             pattern: pattern.to_string(),
                         })
                     })
                     .collect();
+                protected_at[i] = !matched.is_empty();
                 (!matched.is_empty()).then(|| Protected {
                     status: change.status,
                     old_path: change.old_path.clone(),
                     new_path: change.new_path.clone(),
                     matched,
+                    submodule: change.is_gitlink().then(|| Submodule {
+                        old: change
+                            .old_id
+                            .filter(|_| change.old_is_gitlink())
+                            .map(|id| id.to_string()),
+                        new: change
+                            .new_id
+                            .filter(|_| change.new_is_gitlink())
+                            .map(|id| id.to_string()),
+                    }),
                 })
             })
             .collect();
+        blobs.ensure_readable(&needed_blobs(changes, &protected_at, rules))?;
         let mut findings = if config.weakening.enabled {
             weakening::findings(changes, policy, config, blobs)
         } else {
@@ -98,7 +136,7 @@ impl Report {
             .filter(|c| paths.binary_search(&c.path).is_ok())
             .collect();
         report.required.sort();
-        report
+        Ok(report)
     }
 
     /// Whether this change needs a human's reason before it may land.
@@ -133,6 +171,47 @@ impl Report {
     }
 }
 
+/// The pattern protecting `path` of `change`. A submodule (gitlink) is matched as the
+/// directory it is: a gitlink at `tests` is protected by `tests/**`, as its files would be.
+fn protecting_pattern<'p>(policy: &'p Policy, change: &Change, path: &[u8]) -> Option<&'p str> {
+    let gitlink = (change.old_path.as_deref() == Some(path) && change.old_is_gitlink())
+        || (change.new_path.as_deref() == Some(path) && change.new_is_gitlink());
+    if gitlink {
+        policy.protecting_pattern_of_dir(path)
+    } else {
+        policy.protecting_pattern(path)
+    }
+}
+
+/// Every blob the verdict depends on, with the path it is read for: both sides of each
+/// protected change (`protected_at[i]`: change `i` is), and each blob the weakening
+/// analyser will read (its own conditions, restated: a changed file in a known language
+/// that is test code by path or protected, or whose language keeps tests inline).
+fn needed_blobs<'c>(
+    changes: &'c [Change],
+    protected_at: &[bool],
+    rules: &Rules,
+) -> Vec<(Oid, &'c [u8])> {
+    let analysed = |change: &Change, protected: bool| {
+        if !rules.config.weakening.enabled
+            || change.old_id.is_none()
+            || change.new_id == change.old_id
+        {
+            return false;
+        }
+        let Some(language) = change.paths().find_map(Language::of_path) else {
+            return false;
+        };
+        protected || !language.inline_test_markers().is_empty() || change.paths().any(is_test_path)
+    };
+    changes
+        .iter()
+        .zip(protected_at)
+        .filter(|(c, protected)| **protected || analysed(c, **protected))
+        .flat_map(|(c, _)| c.blobs())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,13 +222,12 @@ mod tests {
             status,
             old_path: old.map(|p| p.as_bytes().to_vec()),
             new_path: new.map(|p| p.as_bytes().to_vec()),
-            old_id: None,
-            new_id: None,
+            ..Change::default()
         }
     }
 
     fn evaluate(changes: &[Change]) -> Report {
-        Report::evaluate(changes, &Rules::defaults(), &crate::changes::NoBlobs)
+        Report::evaluate(changes, &Rules::defaults(), &crate::changes::NoBlobs).unwrap()
     }
 
     fn rules(config: Config) -> Rules {
@@ -230,7 +308,7 @@ mod tests {
             Some("tests/t.py"),
             Some("checks/t.py"),
         )];
-        let r = Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs);
+        let r = Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs).unwrap();
         assert_eq!(r.findings.len(), 1);
         assert!(!r.findings[0].blocking);
         assert_eq!(r.approval_paths(), vec![b"tests/t.py".to_vec()]);
@@ -247,6 +325,7 @@ mod tests {
         )];
         assert!(
             Report::evaluate(&changes, &rules(config), &crate::changes::NoBlobs)
+                .unwrap()
                 .findings
                 .is_empty()
         );

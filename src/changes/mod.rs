@@ -1,7 +1,8 @@
 //! What changed: the index against HEAD, or a commit against its parent, as byte paths.
 //!
 //! Renames are detected (as `git diff -M` does), so a file moved out of a protected
-//! directory shows both its old and its new path.
+//! directory shows both its old and its new path. A merge is compared with git's own
+//! automatic merge of its parents (`git merge-tree --write-tree`, git 2.38 or later).
 
 use anyhow::Context;
 use git2::{Delta, Diff, DiffFindOptions, DiffOptions, Oid, Tree};
@@ -14,13 +15,14 @@ use raw::RAW_DIFF;
 pub use raw::{of_range, parse_log, parse_raw, stream_range};
 
 /// How a path changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Status {
     /// A new file.
     Added,
     /// A file removed.
     Deleted,
     /// Content or mode changed in place.
+    #[default]
     Modified,
     /// Moved, perhaps with edits.
     Renamed,
@@ -58,8 +60,11 @@ impl Status {
     }
 }
 
+/// The mode git gives a submodule entry (a gitlink): its id names a commit, not a blob.
+pub const GITLINK_MODE: u32 = 0o160000;
+
 /// One changed file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Change {
     /// How it changed.
     pub status: Status,
@@ -71,6 +76,11 @@ pub struct Change {
     pub old_id: Option<Oid>,
     /// The blob after, when there is one.
     pub new_id: Option<Oid>,
+    /// The entry's mode before, as git writes it (`0o100644`, [`GITLINK_MODE`]); 0 when
+    /// absent or unknown.
+    pub old_mode: u32,
+    /// The entry's mode after; 0 when absent or unknown.
+    pub new_mode: u32,
 }
 
 /// One side-by-side content change of one path: the exact blob (or, for a submodule,
@@ -119,6 +129,35 @@ impl Change {
             .unwrap_or_default()
     }
 
+    /// Whether the old side is a submodule (its id is the submodule's commit).
+    pub fn old_is_gitlink(&self) -> bool {
+        self.old_mode == GITLINK_MODE
+    }
+
+    /// Whether the new side is a submodule (its id is the submodule's commit).
+    pub fn new_is_gitlink(&self) -> bool {
+        self.new_mode == GITLINK_MODE
+    }
+
+    /// Whether either side is a submodule.
+    pub fn is_gitlink(&self) -> bool {
+        self.old_is_gitlink() || self.new_is_gitlink()
+    }
+
+    /// Each blob this change names, with the path it is read for (submodule commits,
+    /// which are not in this repository, left out).
+    pub fn blobs(&self) -> impl Iterator<Item = (Oid, &[u8])> {
+        let old = self
+            .old_id
+            .filter(|_| !self.old_is_gitlink())
+            .map(|id| (id, self.old_path.as_deref().unwrap_or_default()));
+        let new = self
+            .new_id
+            .filter(|_| !self.new_is_gitlink())
+            .map(|id| (id, self.new_path.as_deref().unwrap_or_default()));
+        old.into_iter().chain(new)
+    }
+
     /// Old and new path, without repeating an unchanged one.
     pub fn paths(&self) -> impl Iterator<Item = &[u8]> {
         let old = self.old_path.as_deref();
@@ -131,20 +170,73 @@ impl Change {
 pub trait Blobs {
     /// The bytes of blob `id`, if it can be read.
     fn blob(&self, id: Oid) -> Option<Vec<u8>>;
+
+    /// Makes sure each blob of `wanted` (an id and the path it is read for) can be read,
+    /// so that a verdict never rests on content that was silently skipped: an error
+    /// names the first path and object that cannot be read.
+    fn ensure_readable(&self, wanted: &[(Oid, &[u8])]) -> anyhow::Result<()> {
+        match wanted.iter().find(|(id, _)| self.blob(*id).is_none()) {
+            Some((id, path)) => Err(unreadable(*id, path)),
+            None => Ok(()),
+        }
+    }
 }
 
-/// A source with no contents: only path findings are produced.
+/// The error for a blob that cannot be read: exit 2, naming the path and the object.
+pub fn unreadable(id: Oid, path: &[u8]) -> anyhow::Error {
+    crate::exit::hinted(
+        format!(
+            "cannot read {} (object {id}): it is missing from the repository, so the change \
+             cannot be judged",
+            crate::paths::quote_path(path)
+        ),
+        "the object database is incomplete: `git fsck` names what is missing; in a partial \
+         clone, make sure its promisor remote can be reached (`git fetch`). git-guard blocks \
+         rather than pass what it cannot read",
+    )
+}
+
+/// A source with no contents on purpose: only path findings are produced, and nothing
+/// is reported unreadable.
 pub struct NoBlobs;
 
 impl Blobs for NoBlobs {
     fn blob(&self, _: Oid) -> Option<Vec<u8>> {
         None
     }
+
+    fn ensure_readable(&self, _: &[(Oid, &[u8])]) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
 
 impl Blobs for Repo {
     fn blob(&self, id: Oid) -> Option<Vec<u8>> {
         self.git.find_blob(id).ok().map(|b| b.content().to_vec())
+    }
+
+    /// Checks that each object exists (an index lookup: no content is inflated, no delta
+    /// resolved, so a long range pays almost nothing); what is missing is
+    /// asked of `git cat-file --batch`, which in a partial clone fetches it from the
+    /// promisor remote (libgit2 cannot), before it is called unreadable.
+    fn ensure_readable(&self, wanted: &[(Oid, &[u8])]) -> anyhow::Result<()> {
+        let odb = self.git.odb().context("opening the object database")?;
+        let missing: Vec<(Oid, &[u8])> = wanted
+            .iter()
+            .filter(|(id, _)| !odb.exists(*id))
+            .copied()
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<Oid> = missing.iter().map(|(id, _)| *id).collect();
+        // A failure to run git leaves the objects missing, which is reported below.
+        let _ = self.cat_file_batch(&ids);
+        let _ = odb.refresh();
+        match missing.iter().find(|(id, _)| !odb.exists(*id)) {
+            Some((id, path)) => Err(unreadable(*id, path)),
+            None => Ok(()),
+        }
     }
 }
 
@@ -189,7 +281,7 @@ pub fn staged_in_process(repo: &Repo) -> anyhow::Result<Vec<Change>> {
         .git
         .diff_tree_to_index(tree.as_ref(), Some(&index), Some(&mut options()))
         .context("comparing the index with HEAD")?;
-    collect(&mut diff)
+    collect(&mut diff, true)
 }
 
 /// [`staged`] through `git diff --cached`, whatever the index size.
@@ -234,35 +326,133 @@ pub fn fingerprint(head: Option<Oid>, changes: &[Change]) -> String {
 
 /// The change a commit made: against its first parent (the empty tree for a root).
 ///
-/// For a merge, only paths whose result differs from *every* parent count: merging
-/// main into a branch does not re-flag main's own (already approved) changes, while a
-/// conflict resolution that edits a test does.
+/// A merge is judged by [`of_merge`]: against git's own automatic merge of its parents.
 pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Change>> {
+    repo.refuse_grafts()?;
+    if commit.parent_count() >= 2 {
+        return of_merge(repo, commit);
+    }
     let tree = commit.tree().context("reading a commit's tree")?;
     let mut diff = first_parent_diff(repo, commit, &tree)?;
-    let changes = collect(&mut diff)?;
-    if commit.parent_count() < 2 {
-        return Ok(changes);
-    }
-    merge_rule(commit, changes)
+    collect(&mut diff, true)
 }
 
-/// Keeps the changes of a merge whose result differs from every parent.
-fn merge_rule(commit: &git2::Commit<'_>, changes: Vec<Change>) -> anyhow::Result<Vec<Change>> {
+/// The change a merge made: what its recorded result does differently from git's
+/// automatic merge of its two parents (`git merge-tree --write-tree`), plus every path
+/// where that automatic merge conflicted.
+///
+/// A path that differs from the automatic result is a change from the automatic result's
+/// entry to the merge's; a conflicted path is a change from the first parent's entry to
+/// the merge's (whatever the resolution took). So merging main into a branch does not
+/// re-flag main's own (already approved) changes, while a resolution that edits a test,
+/// or a merge with an old commit that brings back an old test or drops `tests/` (where
+/// no parent vouches for the result, whatever the parents hold), is the merge's change.
+/// An octopus merge is compared with its first parent: all it brings in counts.
+///
+/// Renames are not paired here: each path is judged on its own, as added or deleted.
+pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Change>> {
     let tree = commit.tree().context("reading a merge's tree")?;
-    let others = (1..commit.parent_count())
-        .map(|i| commit.parent(i).and_then(|p| p.tree()))
-        .collect::<Result<Vec<_>, _>>()
-        .context("reading a merge's parents")?;
-    Ok(changes
-        .into_iter()
-        .filter(|change| {
-            change.paths().any(|path| {
-                let result = entry_id(&tree, path);
-                others.iter().all(|parent| entry_id(parent, path) != result)
-            })
-        })
-        .collect())
+    if commit.parent_count() != 2 {
+        let mut diff = first_parent_diff(repo, commit, &tree)?;
+        return collect(&mut diff, true);
+    }
+    let first = commit.parent(0).context("reading a merge's first parent")?;
+    let second = commit.parent_id(1).context("reading a merge's parents")?;
+    let (auto, conflicted) = automatic_merge(repo, first.id(), second)?;
+    let auto = repo
+        .git
+        .find_tree(auto)
+        .context("reading git's automatic merge")?;
+    let mut diff = repo
+        .git
+        .diff_tree_to_tree(Some(&auto), Some(&tree), Some(&mut options()))
+        .context("comparing a merge with git's automatic merge")?;
+    let mut changes = collect(&mut diff, false)?;
+    if conflicted.is_empty() {
+        return Ok(changes);
+    }
+    changes.retain(|c| !c.paths().any(|p| conflicted.contains(p)));
+    let first = first.tree().context("reading a merge's first parent")?;
+    for path in &conflicted {
+        let old = entry(&first, path);
+        let new = entry(&tree, path);
+        let status = match (&old, &new) {
+            (None, None) => continue,
+            (None, Some(_)) => Status::Added,
+            (Some(_), None) => Status::Deleted,
+            (Some((_, a)), Some((_, b))) if a & 0o170000 != b & 0o170000 => Status::TypeChanged,
+            _ => Status::Modified,
+        };
+        changes.push(Change {
+            status,
+            old_path: old.map(|_| path.clone()),
+            new_path: new.map(|_| path.clone()),
+            old_id: old.map(|(id, _)| id),
+            new_id: new.map(|(id, _)| id),
+            old_mode: old.map_or(0, |(_, mode)| mode),
+            new_mode: new.map_or(0, |(_, mode)| mode),
+        });
+    }
+    changes.sort_by(|a, b| a.path().cmp(b.path()));
+    Ok(changes)
+}
+
+/// `git merge-tree --write-tree` of two commits: the tree git's automatic merge writes,
+/// and the paths where it conflicted (sorted, without repeats).
+fn automatic_merge(
+    repo: &Repo,
+    first: Oid,
+    second: Oid,
+) -> anyhow::Result<(Oid, std::collections::BTreeSet<Vec<u8>>)> {
+    let (a, b) = (first.to_string(), second.to_string());
+    let output = repo
+        .git_command()
+        .args([
+            "merge-tree",
+            "--write-tree",
+            "-z",
+            "--name-only",
+            "--no-messages",
+            "--allow-unrelated-histories",
+            &a,
+            &b,
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| {
+            crate::exit::hinted(
+                format!("cannot run git: {e}"),
+                "install git and put it on PATH",
+            )
+        })?;
+    // 0: a clean merge; 1: conflicts; anything else: git could not merge at all.
+    if !matches!(output.status.code(), Some(0 | 1)) {
+        return Err(crate::exit::hinted(
+            format!(
+                "`git merge-tree --write-tree {} {}` failed: {}",
+                short(first),
+                short(second),
+                String::from_utf8_lossy(&output.stderr).trim()
+            ),
+            "merges are judged against git's automatic merge, which needs git 2.38 or \
+             later (`git --version`; `git guard doctor` checks it)",
+        ));
+    }
+    let mut fields = output.stdout.split(|&b| b == 0);
+    let tree = fields
+        .next()
+        .and_then(|t| std::str::from_utf8(t).ok())
+        .and_then(|t| Oid::from_str(t.trim()).ok())
+        .context("reading `git merge-tree` output")?;
+    let conflicted = fields
+        .filter(|f| !f.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    Ok((tree, conflicted))
+}
+
+fn short(id: Oid) -> String {
+    crate::repo::short_id(id)
 }
 
 /// `git patch-id --stable` of a commit's change against its first parent: the same for
@@ -315,11 +505,13 @@ fn first_parent_diff<'r>(
         .context("comparing a commit with its parent")
 }
 
-/// The object at `path` in `tree`, if any.
-fn entry_id(tree: &Tree<'_>, path: &[u8]) -> Option<Oid> {
+/// The object at `path` in `tree` and its mode, if any.
+fn entry(tree: &Tree<'_>, path: &[u8]) -> Option<(Oid, u32)> {
     use std::os::unix::ffi::OsStrExt;
     let path = std::path::Path::new(std::ffi::OsStr::from_bytes(path));
-    tree.get_path(path).ok().map(|entry| entry.id())
+    tree.get_path(path)
+        .ok()
+        .map(|entry| (entry.id(), u32::try_from(entry.filemode()).unwrap_or(0)))
 }
 
 fn options() -> DiffOptions {
@@ -328,10 +520,13 @@ fn options() -> DiffOptions {
     opts
 }
 
-/// Detects renames the way `git diff -M` does by default, then lists the deltas.
-fn collect(diff: &mut Diff<'_>) -> anyhow::Result<Vec<Change>> {
-    diff.find_similar(Some(DiffFindOptions::new().renames(true)))
-        .context("detecting renames")?;
+/// Detects renames the way `git diff -M` does by default (when `renames`), then lists
+/// the deltas.
+fn collect(diff: &mut Diff<'_>, renames: bool) -> anyhow::Result<Vec<Change>> {
+    if renames {
+        diff.find_similar(Some(DiffFindOptions::new().renames(true)))
+            .context("detecting renames")?;
+    }
     let mut changes = Vec::with_capacity(diff.deltas().len());
     for delta in diff.deltas() {
         let status = match delta.status() {
@@ -349,7 +544,18 @@ fn collect(diff: &mut Diff<'_>) -> anyhow::Result<Vec<Change>> {
             _ => (old.path_bytes(), new.path_bytes()),
         };
         let id = |oid: Oid| (!oid.is_zero()).then_some(oid);
+        let mode = |file: &git2::DiffFile<'_>| u32::from(file.mode());
         changes.push(Change {
+            old_mode: if status == Status::Added {
+                0
+            } else {
+                mode(&old)
+            },
+            new_mode: if status == Status::Deleted {
+                0
+            } else {
+                mode(&new)
+            },
             status,
             old_path: old_path.map(<[u8]>::to_vec),
             new_path: new_path.map(<[u8]>::to_vec),

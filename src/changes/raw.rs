@@ -4,7 +4,7 @@
 use anyhow::Context;
 use git2::Oid;
 
-use super::{Change, Status, merge_rule};
+use super::{Change, Status, of_merge};
 use crate::exit::hinted;
 use crate::repo::Repo;
 
@@ -27,8 +27,8 @@ pub fn parse_raw(out: &[u8]) -> anyhow::Result<Vec<Change>> {
 }
 
 /// The changes of every commit that `git log` lists for `revs` (for example
-/// `["feature", "^main"]`), oldest first, each against its first parent; for a merge
-/// only the paths whose result differs from every parent.
+/// `["feature", "^main"]`), oldest first, each against its first parent; a merge
+/// against git's automatic merge of its parents ([`of_merge`]).
 pub fn of_range(repo: &Repo, revs: &[String]) -> anyhow::Result<Vec<(Oid, Vec<Change>)>> {
     let mut commits = Vec::new();
     stream_range(repo, revs, &mut |id, changes| {
@@ -52,11 +52,14 @@ pub fn stream_range(
 ) -> anyhow::Result<()> {
     use std::process::Stdio;
 
+    repo.refuse_grafts()?;
     let mut child = repo
         .git_command()
         .arg("log")
         .args(RAW_DIFF)
-        .args(["--diff-merges=first-parent", "--format=%x01%H %P"])
+        // A merge's change is not a diff git log can print: it is computed by `of_merge`
+        // (and only for merges, so ordinary history costs nothing more).
+        .args(["--diff-merges=off", "--format=%x01%H %P"])
         .args(revs)
         .arg("--")
         .stdin(Stdio::null())
@@ -80,7 +83,7 @@ pub fn stream_range(
                     .git
                     .find_commit(id)
                     .context("reading a merge of the range")?;
-                merge_rule(&commit, changes)?
+                of_merge(repo, &commit)?
             } else {
                 changes
             };
@@ -204,7 +207,7 @@ fn parse_records(fields: &mut dyn Iterator<Item = &[u8]>) -> anyhow::Result<Vec<
         };
         let meta = std::str::from_utf8(meta).map_err(|_| bad())?;
         let mut parts = meta.trim_start_matches(':').split(' ');
-        let (_, _, old, new, status) = (
+        let (old_mode, new_mode, old, new, status) = (
             parts.next().ok_or_else(bad)?,
             parts.next().ok_or_else(bad)?,
             parts.next().ok_or_else(bad)?,
@@ -243,7 +246,15 @@ fn parse_records(fields: &mut dyn Iterator<Item = &[u8]>) -> anyhow::Result<Vec<
             }
             None => return Err(bad()),
         };
+        let mode = |octal: &str| u32::from_str_radix(octal, 8).map_err(|_| bad());
+        let (old_mode, new_mode) = (mode(old_mode)?, mode(new_mode)?);
         changes.push(Change {
+            old_mode: if status == Status::Added { 0 } else { old_mode },
+            new_mode: if status == Status::Deleted {
+                0
+            } else {
+                new_mode
+            },
             old_id: if status == Status::Added {
                 None
             } else {
@@ -305,6 +316,31 @@ mod tests {
         assert_eq!(changes[0].old_id, None);
         assert_eq!(changes[1].new_id, None);
         assert_eq!(changes[3].new_id, Some(Oid::from_str(a).unwrap()));
+    }
+
+    #[test]
+    fn modes_are_kept_and_a_gitlink_is_known_by_its_mode() {
+        let a = "1111111111111111111111111111111111111111";
+        let b = "2222222222222222222222222222222222222222";
+        let z = "0000000000000000000000000000000000000000";
+        let raw = format!(
+            ":160000 160000 {a} {b} M\0tests\0:000000 100755 {z} {a} A\0run.sh\0:160000 000000 {a} {z} D\0vendor/lib\0"
+        );
+        let changes = parse_raw(raw.as_bytes()).unwrap();
+        assert_eq!(
+            (changes[0].old_mode, changes[0].new_mode),
+            (0o160000, 0o160000)
+        );
+        assert!(changes[0].is_gitlink());
+        assert_eq!(
+            changes[0].blobs().count(),
+            0,
+            "a submodule commit is not a blob here"
+        );
+        assert_eq!((changes[1].old_mode, changes[1].new_mode), (0, 0o100755));
+        assert!(!changes[1].is_gitlink());
+        assert!(changes[2].old_is_gitlink() && !changes[2].new_is_gitlink());
+        assert!(parse_raw(format!(":1600x0 160000 {a} {b} M\0tests\0").as_bytes()).is_err());
     }
 
     #[test]

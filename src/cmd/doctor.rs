@@ -27,6 +27,7 @@ pub fn run(repo: &Repo, ui: &Ui, out: &mut dyn Write) -> anyhow::Result<Outcome>
     let manager = managers::detect(&work_tree, &dir);
     let pre_push_runs_guard = check_hooks(&dir, manager.as_ref(), &mut checks);
     check_binary(manager.as_ref(), &mut checks);
+    check_git_version(repo, &mut checks);
     check_notes(repo, &notes_ref, pre_push_runs_guard, &mut checks);
     render::doctor(ui, out, &checks)?;
     Ok(if checks.iter().any(|c| c.fix.is_some()) {
@@ -241,6 +242,38 @@ fn check_binary(manager: Option<&Manager>, checks: &mut Vec<Check>) {
     }
 }
 
+/// The oldest git that can judge merges: `git merge-tree --write-tree` came in 2.38.
+const MIN_GIT: (u32, u32) = (2, 38);
+
+/// Merges are judged against git's own automatic merge, which needs git 2.38 or later.
+fn check_git_version(repo: &Repo, checks: &mut Vec<Check>) {
+    let out = repo.run_git(&["--version"]).unwrap_or_default();
+    let text = String::from_utf8_lossy(&out);
+    let version = text
+        .trim()
+        .strip_prefix("git version ")
+        .unwrap_or("unknown");
+    match parse_git_version(version) {
+        Some(v) if v >= MIN_GIT => checks.push(Check::ok(
+            "git is 2.38 or later: merges are judged against git's automatic merge (`git merge-tree --write-tree`)",
+        )),
+        _ => checks.push(Check::fix(
+            format!(
+                "git {version} is older than 2.38 (or unreadable): every merge fails closed, since `git merge-tree --write-tree` is what merges are judged against"
+            ),
+            "upgrade git to 2.38 or later",
+        )),
+    }
+}
+
+/// `2.47.3` (or `2.39.5 (Apple Git-154)`, `2.45.0.windows.1`) → (2, 47).
+fn parse_git_version(version: &str) -> Option<(u32, u32)> {
+    let mut parts = version.split(['.', ' ']);
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next()?.parse().ok()?;
+    Some((major, minor))
+}
+
 /// Amend/rebase carry notes; fetch brings origin's; push sends ours.
 fn check_notes(repo: &Repo, notes_ref: &str, pre_push_runs_guard: bool, checks: &mut Vec<Check>) {
     if repo
@@ -317,4 +350,19 @@ fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
         .find(|candidate| is_executable(candidate))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn git_versions_parse_and_compare() {
+        assert_eq!(parse_git_version("2.47.3"), Some((2, 47)));
+        assert_eq!(parse_git_version("2.39.5 (Apple Git-154)"), Some((2, 39)));
+        assert_eq!(parse_git_version("2.45.0.windows.1"), Some((2, 45)));
+        assert!(parse_git_version("2.37.1").unwrap() < MIN_GIT);
+        assert!(parse_git_version("3.0").unwrap() >= MIN_GIT);
+        assert_eq!(parse_git_version("unknown"), None);
+    }
 }

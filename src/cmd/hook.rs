@@ -46,13 +46,31 @@ pub fn pre_push(
         .read_to_string(&mut input)
         .context("reading the ref lines git gives pre-push")?;
     let remote = args.first().map(String::as_str).unwrap_or("origin");
-    judge_push(repo, ui, remote, &input, err)
+    let target = Target {
+        name: remote,
+        url: args.get(1).map_or(remote, String::as_str),
+    };
+    judge_push(repo, ui, target, &input, err)
+}
+
+/// Where a push goes: the remote's name (for its remote-tracking refs and the notes
+/// push) and the URL git pushes to (the one to ask what the remote really has).
+#[derive(Debug, Clone, Copy)]
+struct Target<'a> {
+    name: &'a str,
+    url: &'a str,
 }
 
 /// The pre-commit framework's entry: its stage read off its environment.
 pub fn framework(repo: &Repo, ui: &Ui, err: &mut dyn Write) -> anyhow::Result<Outcome> {
     match framework_push(repo)? {
-        Some((remote, line)) => judge_push(repo, ui, &remote, &line, err),
+        Some((remote, url, line)) => {
+            let target = Target {
+                name: &remote,
+                url: &url,
+            };
+            judge_push(repo, ui, target, &line, err)
+        }
         None => match judge::staged(repo)? {
             Some(staged) => judge_staged(repo, ui, staged, err),
             None => post_commit(repo, ui, err),
@@ -202,12 +220,13 @@ pub fn parse_push_lines(input: &str) -> anyhow::Result<Vec<PushLine>> {
 fn judge_push(
     repo: &Repo,
     ui: &Ui,
-    remote: &str,
+    target: Target<'_>,
     input: &str,
     err: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
+    let remote = target.name;
     let mut before_adoption = 0;
-    let outgoing = judge_outgoing(repo, remote, input, &mut before_adoption)?;
+    let outgoing = judge_outgoing(repo, target, input, &mut before_adoption, err)?;
     render::not_judged_before_adoption(ui, err, before_adoption)?;
     let Some((rules, unapproved)) = outgoing else {
         return Ok(Outcome::Allowed);
@@ -258,20 +277,35 @@ type Unapproved = Vec<(Oid, Checked)>;
 
 /// Every outgoing commit of the push, judged under the policy its range builds on;
 /// returns that policy and the commits that need an approval (`None`: nothing to push).
+///
+/// A deletion is skipped, and so is a notes ref pushed to a notes ref (the notes push
+/// itself); anything else is judged, whatever the local ref is called: a commit pushed
+/// from `refs/notes/wip` to a branch is a commit like any other.
 fn judge_outgoing(
     repo: &Repo,
-    remote: &str,
+    target: Target<'_>,
     input: &str,
     before_adoption: &mut usize,
+    err: &mut dyn Write,
 ) -> anyhow::Result<Option<(Rules, Unapproved)>> {
     let mut seen = HashSet::new();
     let mut unapproved: Vec<(Oid, Checked)> = Vec::new();
     let mut policy_in_force = None;
-    for line in parse_push_lines(input)? {
-        if line.local.is_zero() || line.local_ref.starts_with("refs/notes/") {
+    let lines = parse_push_lines(input)?;
+    // What git says the remote has now, for every ref of this push: the only record of
+    // the remote's state that no local ref can fake.
+    let on_remote: Vec<Oid> = lines
+        .iter()
+        .map(|line| line.remote)
+        .filter(|id| !id.is_zero() && repo.git.find_commit(*id).is_ok())
+        .collect();
+    for line in lines {
+        let notes_to_notes =
+            line.local_ref.starts_with("refs/notes/") && line.remote_ref.starts_with("refs/notes/");
+        if line.local.is_zero() || notes_to_notes {
             continue;
         }
-        let revs = outgoing(repo, remote, &line);
+        let revs = outgoing(repo, target, &line, &on_remote, err)?;
         let commits = revs.walk(repo)?;
         let Some(oldest) = commits.first() else {
             continue;
@@ -344,7 +378,7 @@ fn record_push_block(
 /// The framework passes one ref (the first with outgoing commits) and, for a ref new to
 /// the remote, sets `FROM_REF` to the parent of the oldest outgoing commit, or nothing
 /// when the push includes a root commit.
-fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String)>> {
+fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String, String)>> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let Some(remote) = var("PRE_COMMIT_REMOTE_NAME") else {
         return Ok(None);
@@ -361,21 +395,150 @@ fn framework_push(repo: &Repo) -> anyhow::Result<Option<(String, String)>> {
             .to_string(),
     };
     let from = var("PRE_COMMIT_FROM_REF").unwrap_or_else(|| Oid::ZERO_SHA1.to_string());
+    let url = var("PRE_COMMIT_REMOTE_URL").unwrap_or_else(|| remote.clone());
     Ok(Some((
         remote,
+        url,
         format!("{local_ref} {local} {remote_ref} {from}\n"),
     )))
 }
 
-/// Commits reachable from the pushed sha and not from what the remote has. For a new
-/// remote ref, "what the remote has" is every ref of that remote we know; a remote sha
-/// unknown here (someone else pushed) hides nothing: git refuses a non-fast-forward.
-fn outgoing(repo: &Repo, remote: &str, line: &PushLine) -> Revs {
+/// Commits reachable from the pushed sha and not from what the remote has.
+///
+/// "What the remote has" is first what git's own ref lines say: every remote sha of this
+/// push (`on_remote`). For a ref new to the remote it is also what that remote's other
+/// refs hold, and there the remote-tracking refs (`refs/remotes/<remote>/*`) are only an
+/// optimisation: any local ref can be written by anyone who can run git (an agent's
+/// `git update-ref refs/remotes/origin/x HEAD` would hide its own commits), so the
+/// commits where they cut the walk short are confirmed with the remote itself, which
+/// says which of them it has (`git fetch --negotiate-only` to the URL git pushes to: a
+/// negotiation that fetches nothing; failing that, `git ls-remote`'s branch and tag tips
+/// that are known here). What the remote does not confirm is judged. A
+/// remote sha unknown here (someone else pushed) hides nothing: git refuses a
+/// non-fast-forward.
+fn outgoing(
+    repo: &Repo,
+    target: Target<'_>,
+    line: &PushLine,
+    on_remote: &[Oid],
+    err: &mut dyn Write,
+) -> anyhow::Result<Revs> {
     let mut revs = Revs::between(None, line.local);
-    if line.remote.is_zero() {
-        revs.exclude_remote = Some(remote.to_string());
-    } else if repo.git.find_commit(line.remote).is_ok() {
-        revs.exclude.push(line.remote);
+    revs.exclude = on_remote.to_vec();
+    if !line.remote.is_zero() {
+        return Ok(revs);
     }
-    revs
+    let mut with_tracking = revs.clone();
+    with_tracking.exclude_remote = Some(target.name.to_string());
+    let cut = tracking_cut(repo, &with_tracking, on_remote)?;
+    if cut.is_empty() {
+        return Ok(with_tracking);
+    }
+    let confirmed = |common: &[Oid], id: &Oid| {
+        common
+            .iter()
+            .any(|c| c == id || repo.git.graph_descendant_of(*c, *id).unwrap_or(false))
+    };
+    // First the negotiation; where it confirms too little (a server without protocol
+    // v2's wait-for-done), the remote's branch and tag tips that are known here.
+    let negotiated = common_with_remote(repo, target.url, &cut);
+    let mut common = negotiated.as_ref().cloned().unwrap_or_default();
+    if !cut.iter().all(|id| confirmed(&common, id)) {
+        match (remote_tips(repo, target.url), negotiated) {
+            (Ok(tips), _) => common.extend(tips),
+            (Err(e), Err(first)) => {
+                let message = format!("{first:#}\n{e:#}");
+                render::remote_unverified(err, target.name, &message)?;
+            }
+            (Err(_), Ok(_)) => {}
+        }
+    }
+    if cut.iter().all(|id| confirmed(&common, id)) {
+        return Ok(with_tracking);
+    }
+    revs.exclude.extend(common);
+    Ok(revs)
+}
+
+/// The commits where the remote-tracking refs alone cut the walk of `revs` short: the
+/// parents just outside it (or the pushed commit itself, when the walk is empty) that
+/// no remote sha of the push reaches. Everything the tracking refs hide is reachable
+/// from one of these, so confirming them confirms the cut.
+fn tracking_cut(repo: &Repo, revs: &Revs, on_remote: &[Oid]) -> anyhow::Result<Vec<Oid>> {
+    let walked = revs.walk(repo)?;
+    let inside: HashSet<Oid> = walked.iter().copied().collect();
+    let mut edge = Vec::new();
+    if walked.is_empty() {
+        edge.push(revs.include);
+    }
+    for id in &walked {
+        for parent in repo.git.find_commit(*id)?.parent_ids() {
+            if !inside.contains(&parent) && !edge.contains(&parent) {
+                edge.push(parent);
+            }
+        }
+    }
+    edge.retain(|id| {
+        !on_remote
+            .iter()
+            .any(|r| r == id || repo.git.graph_descendant_of(*r, *id).unwrap_or(false))
+    });
+    Ok(edge)
+}
+
+/// The commits at the tips of the remote's branches and tags that this repository has,
+/// as the remote itself lists them (`git ls-remote`, never prompting for credentials).
+fn remote_tips(repo: &Repo, url: &str) -> anyhow::Result<Vec<Oid>> {
+    let output = repo
+        .git_command()
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .args(["ls-remote", "--heads", "--tags", "--", url])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("running git ls-remote")?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "`git ls-remote {url}` failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| Oid::from_str(line.split('\t').next()?).ok())
+        .filter_map(|id| {
+            let object = repo.git.find_object(id, None).ok()?;
+            object.peel_to_commit().ok().map(|c| c.id())
+        })
+        .collect())
+}
+
+/// Which of `tips` (and their ancestors) the remote at `url` has, as the remote itself
+/// answers in a fetch negotiation that transfers nothing (`git fetch --negotiate-only`,
+/// protocol v2; never prompting for credentials).
+fn common_with_remote(repo: &Repo, url: &str, tips: &[Oid]) -> anyhow::Result<Vec<Oid>> {
+    let mut cmd = repo.git_command();
+    cmd.env("GIT_TERMINAL_PROMPT", "0").args([
+        "-c",
+        "protocol.version=2",
+        "fetch",
+        "--negotiate-only",
+    ]);
+    for tip in tips {
+        cmd.arg(format!("--negotiation-tip={tip}"));
+    }
+    let output = cmd
+        .args(["--", url])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .context("running git fetch --negotiate-only")?;
+    if !output.status.success() {
+        anyhow::bail!(
+            "`git fetch --negotiate-only {url}` failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| Oid::from_str(line.trim()).ok())
+        .collect())
 }

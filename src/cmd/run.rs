@@ -167,11 +167,11 @@ fn changed_during(
         }
         for id in walk {
             let commit = repo.git.find_commit(id?)?;
-            let report = Report::evaluate(&changes::of_commit(repo, &commit)?, &rules, repo);
+            let report = Report::evaluate(&changes::of_commit(repo, &commit)?, &rules, repo)?;
             collect(&report, &mut protected, &mut findings);
         }
     }
-    let staged = Report::evaluate(&changes::staged(repo)?, &rules, repo);
+    let staged = Report::evaluate(&changes::staged(repo)?, &rules, repo)?;
     for (path, status) in dirty_paths(repo)? {
         let unchanged = dirty_before.binary_search(&(path.clone(), status)).is_ok();
         if !unchanged && rules.paths.is_protected(&path) {

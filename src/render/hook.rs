@@ -266,6 +266,23 @@ pub fn notes_push_failed(
     Ok(())
 }
 
+/// pre-push could not ask the remote which commits it has: remote-tracking refs are
+/// not trusted, so more commits are judged than usual.
+pub fn remote_unverified(w: &mut dyn Write, remote: &str, message: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "git-guard: warning: could not ask {remote} which commits it has, to confirm the remote-tracking refs;"
+    )?;
+    writeln!(
+        w,
+        "every pushed commit not under a ref the push names is judged."
+    )?;
+    for line in message.lines() {
+        writeln!(w, "  {line}")?;
+    }
+    Ok(())
+}
+
 /// `git guard override` wrote a note.
 pub fn override_done(w: &mut dyn Write, target: &str, notes_ref: &str) -> io::Result<()> {
     writeln!(

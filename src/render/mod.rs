@@ -94,9 +94,19 @@ pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream)
             .map(|m| format!("`{}`", m.pattern))
             .collect();
         patterns.dedup(); // a rename within `tests/**` names the pattern once
+        let submodule = match &p.submodule {
+            Some(s) => {
+                let side = |id: &Option<String>| {
+                    id.as_deref()
+                        .map_or("none".to_string(), |id| id.chars().take(7).collect())
+                };
+                format!("; submodule {} -> {}", side(&s.old), side(&s.new))
+            }
+            None => String::new(),
+        };
         writeln!(
             w,
-            "  {} {shown}  (protected by {})",
+            "  {} {shown}  (protected by {}{submodule})",
             p.status.letter(),
             patterns.join(", ")
         )?;

@@ -361,13 +361,21 @@ fn github_checks_the_pull_request_head_not_the_synthetic_merge() {
     let run = ci(&repo, &env, &[]);
     run.expect(0);
     assert!(run.stdout.contains("1 commit in"), "{}", run.stdout);
-    // Checking the synthetic merge as well: its change against main is the PR's own
-    // patch, so the PR commit's note still approves it, and the report says how.
+    // Checking the synthetic merge as well: it is exactly git's automatic merge of main
+    // and the PR, so the merge itself changes nothing protected (the PR's change is
+    // judged, and approved, at the PR's own commit).
     let merge = ci(&repo, &env, &["--head", "HEAD"]);
     merge.expect(0);
     assert!(merge.stdout.contains("2 commits in"), "{}", merge.stdout);
     assert!(
-        merge.stdout.contains("an identical patch"),
+        merge.stdout.contains("approved  ") && merge.stdout.contains("feature edits test_b"),
+        "{}",
+        merge.stdout
+    );
+    assert!(
+        merge
+            .stdout
+            .contains("clean  1 commit changes nothing protected"),
         "{}",
         merge.stdout
     );

@@ -1,0 +1,221 @@
+//! Merges judged against git's own automatic merge of their parents (issue 14): an old
+//! parent cannot vouch for what the merge brings back, and main's approved history is
+//! not re-flagged when it is merged into a branch.
+
+use crate::common::{REASON, Run, TestRepo, WEAKENED};
+
+const STRONG: &str = "def test_rate():\n    assert RATE == 0.075\n";
+
+/// `git commit-tree` of the index with the given parents, then HEAD moved to it: a
+/// merge recorded exactly as an agent can write one, no hook involved.
+fn record_merge(repo: &TestRepo, parents: &[&str], msg: &str) -> String {
+    let tree = repo.git(&["write-tree"]).trim().to_string();
+    let mut args = vec!["commit-tree", tree.as_str(), "-m", msg];
+    for parent in parents {
+        args.extend(["-p", parent]);
+    }
+    let merge = repo.git(&args).trim().to_string();
+    repo.git(&["reset", "-q", "--hard", &merge]);
+    merge
+}
+
+fn rev(repo: &TestRepo, name: &str) -> String {
+    repo.git(&["rev-parse", name]).trim().to_string()
+}
+
+fn ci_from(repo: &TestRepo, base: &str) -> Run {
+    repo.guard(&["ci", "--base", base, "--no-fetch"])
+}
+
+#[test]
+fn an_evil_merge_with_an_old_commit_bringing_back_a_weak_test_is_caught() {
+    let repo = TestRepo::with_history();
+    // The test was weakened once, then put back (both long ago, approved or not).
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.commit_all("weaken");
+    let old = rev(&repo, "HEAD");
+    repo.write("tests/test_invoice.py", STRONG);
+    repo.commit_all("restore the exact check");
+    let base = rev(&repo, "HEAD");
+    // A merge whose second parent is that old commit, recording the old weak test: the
+    // old rule let the old parent vouch for it ("equal to a parent: unchanged").
+    repo.git(&["checkout", &old, "--", "tests/test_invoice.py"]);
+    record_merge(&repo, &[&base, &old], "merge old work");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(
+        run.stdout.contains("tests/test_invoice.py"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("assertion-loosened"), "{}", run.stdout);
+    let run = ci_from(&repo, &base);
+    run.expect(1);
+    assert!(run.stdout.contains("merge old work"), "{}", run.stdout);
+}
+
+#[test]
+fn a_merge_with_an_old_ancestor_that_drops_tests_is_caught() {
+    let repo = TestRepo::new();
+    repo.write("src/invoice.py", "RATE = 0.075\n");
+    repo.commit_all("root: code only");
+    let root = rev(&repo, "HEAD");
+    repo.write("tests/test_invoice.py", STRONG);
+    repo.commit_all("tests");
+    let base = rev(&repo, "HEAD");
+    // The merge records the root's tree: tests/ is gone, and the root "vouched" for it.
+    repo.git(&["rm", "-q", "-r", "tests"]);
+    record_merge(&repo, &[&base, &root], "merge root");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(
+        run.stdout.contains("D tests/test_invoice.py"),
+        "{}",
+        run.stdout
+    );
+    ci_from(&repo, &base).expect(1);
+}
+
+#[test]
+fn a_merge_with_an_unrelated_empty_root_that_drops_tests_is_caught() {
+    let repo = TestRepo::with_history();
+    let base = rev(&repo, "HEAD");
+    let empty = repo.git(&["mktree"]).trim().to_string();
+    let orphan = repo
+        .git(&["commit-tree", &empty, "-m", "orphan"])
+        .trim()
+        .to_string();
+    repo.git(&["rm", "-q", "-r", "tests"]);
+    record_merge(&repo, &[&base, &orphan], "merge orphan");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(
+        run.stdout.contains("D tests/test_invoice.py"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn merge_x_theirs_taking_the_old_file_then_amend_no_verify_is_caught() {
+    let repo = TestRepo::installed();
+    // An old branch weakened the test.
+    repo.git(&["switch", "-q", "-c", "old"]);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.commit("make CI green", &["-a", "--no-verify"])
+        .expect(0);
+    // main strengthened the same line since (a strengthening passes on its own).
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075 and RATE < 1\n",
+    );
+    repo.commit("tighten", &["-a", "--no-verify"]).expect(0);
+    let base = rev(&repo, "HEAD");
+    // The porcelain: -X theirs settles the conflict with the old weak line; the merge
+    // commit runs no pre-commit hook; the amend taking the old file skips it.
+    repo.git(&["merge", "-q", "--no-edit", "-X", "theirs", "old"]);
+    repo.git(&["checkout", "old", "--", "tests/test_invoice.py"]);
+    repo.commit("merge", &["--amend", "--no-edit", "--no-verify"])
+        .expect(0);
+    assert_eq!(
+        std::fs::read_to_string(repo.root.join("tests/test_invoice.py")).unwrap(),
+        WEAKENED
+    );
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("assertion-loosened"), "{}", run.stdout);
+    let run = ci_from(&repo, &base);
+    run.expect(1);
+    assert!(run.stdout.contains("NEEDS APPROVAL"), "{}", run.stdout);
+}
+
+#[test]
+fn merging_main_into_a_branch_does_not_reflag_mains_changes() {
+    let repo = TestRepo::with_history();
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("src/other.py", "x = 1\n");
+    repo.commit_all("feature work");
+    let branch_base = rev(&repo, "HEAD");
+    // main gains a protected change, approved there (and one landed by label in CI,
+    // which leaves no note: the merge must not need one either).
+    repo.git(&["switch", "-q", "main"]);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.commit_all("rate is now a range");
+    repo.human(&["override", "HEAD", "--reason", REASON])
+        .expect(0);
+    repo.write(
+        "tests/test_other.py",
+        "def test_other():\n    assert 1 == 1\n",
+    );
+    repo.commit_all("labelled in CI");
+    repo.git(&["switch", "-q", "feature"]);
+    repo.git(&["merge", "-q", "--no-edit", "main"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(0);
+    assert!(!run.stdout.contains("tests/"), "{}", run.stdout);
+    // The range from the branch's own base: main's commits are judged where they were
+    // made (one approved, one not), never again as the merge's.
+    let run = ci_from(&repo, &branch_base);
+    assert!(
+        run.stdout.contains("NEEDS APPROVAL") && run.stdout.contains("labelled in CI"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        !run.stdout
+            .contains(&format!("NEEDS APPROVAL  {}", &rev(&repo, "HEAD")[..7])),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_clean_merge_of_two_branches_passes() {
+    let repo = TestRepo::with_history();
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075\n\n\n\n\ndef test_b():\n    assert 1 == 1\n",
+    );
+    repo.commit_all("second test");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("src/other.py", "x = 1\n");
+    repo.commit_all("feature work");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write("src/invoice.py", "RATE = 0.08\n");
+    repo.commit_all("main work");
+    let base = rev(&repo, "HEAD");
+    repo.git(&["merge", "-q", "--no-edit", "feature"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(0);
+    ci_from(&repo, &base).expect(0);
+}
+
+#[test]
+fn a_conflict_in_a_test_resolved_by_hand_is_the_merges_change() {
+    let repo = TestRepo::with_history();
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075, 'feature'\n",
+    );
+    repo.commit_all("feature message");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_invoice.py",
+        "def test_rate():\n    assert RATE == 0.075, 'main'\n",
+    );
+    repo.commit_all("main message");
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "feature"]);
+    assert!(!out.status.success());
+    repo.write("tests/test_invoice.py", STRONG);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(
+        run.stdout.contains("tests/test_invoice.py"),
+        "{}",
+        run.stdout
+    );
+}
