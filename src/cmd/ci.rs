@@ -13,6 +13,7 @@ use crate::judge::{self, Approvers, Revs};
 use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, CiFormat};
+use crate::reports;
 use crate::repo::{Repo, short_id};
 use crate::ui::Ui;
 use crate::verdict::{Checked, CiContext, CiSummary};
@@ -28,6 +29,10 @@ pub struct CiArgs {
     pub labels: Option<String>,
     /// Do not fetch notes, base or history from origin.
     pub no_fetch: bool,
+    /// Glob of the head's JUnit XML reports (`--results`).
+    pub results: Option<String>,
+    /// Glob of the base's JUnit XML reports (`--baseline`).
+    pub baseline: Option<String>,
     /// Output format.
     pub format: CiFormat,
 }
@@ -120,6 +125,11 @@ pub fn run(
     err: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
     let env = detect(&|name| std::env::var(name).ok())?;
+    // The reports first: input that cannot be trusted stops the run before any work.
+    // They are kept even when the range edits its own workflow (below): dropping them
+    // would only check less.
+    let cwd = std::env::current_dir()?;
+    let sides = reports::load_pair(&cwd, args.results.as_deref(), args.baseline.as_deref())?;
     let mut repo = Repo::open()?;
     let fetch = !args.no_fetch && repo.git.find_remote("origin").is_ok();
     if repo.git.is_shallow() {
@@ -172,13 +182,26 @@ pub fn run(
             .set_position(done as u64)
     };
     let revs = Revs::between(Some(base.id()), head.id());
-    let checked: Vec<Checked> = judge::range(&repo, &revs, &rules, &approvers, &tick)?
-        .into_iter()
-        .map(|(_, c)| c)
-        .collect();
+    let judged = judge::range(&repo, &revs, &rules, &approvers, &tick)?;
     if let Some(bar) = progress.get() {
         bar.finish_and_clear();
     }
+    let tests = match &sides {
+        Some((base_set, head_set)) => {
+            let ids: Vec<git2::Oid> = judged.iter().map(|(id, _)| *id).collect();
+            Some(judge::tests(
+                &repo,
+                (base_set, head_set),
+                &cwd,
+                &ids,
+                (Some(base.id()), head.id()),
+                &rules,
+                &approvers,
+            )?)
+        }
+        None => None,
+    };
+    let checked: Vec<Checked> = judged.into_iter().map(|(_, c)| c).collect();
 
     let context = CiContext {
         provider: env.provider.to_string(),
@@ -190,7 +213,7 @@ pub fn run(
         override_label: rules.config.approval.label.clone(),
         untrusted_workflow: untrusted,
     };
-    let summary = CiSummary::new(context, checked);
+    let summary = CiSummary::new(context, checked, tests);
     write_summary(ui, args.format, &summary, out)?;
     Ok(if summary.blocked {
         Outcome::Blocked

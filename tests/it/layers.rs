@@ -26,6 +26,7 @@ const ORDER: &[(&str, &[&str])] = &[
         "judgement",
         &[
             "weakening",
+            "reports",
             "notes",
             "note_store",
             "pending",
@@ -34,7 +35,6 @@ const ORDER: &[(&str, &[&str])] = &[
             "verdict",
             "judge",
             "agent",
-            "reports",
         ],
     ),
     ("words", &["ui", "render", "prompt"]),
