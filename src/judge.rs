@@ -362,7 +362,8 @@ pub fn tests(
             }
         }
     }
-    let only = !comparison.vanished.is_empty() && only_tests_or_runner_config(repo, base, head, rules)?;
+    let only =
+        !comparison.vanished.is_empty() && only_tests_or_runner_config(repo, base, head, rules)?;
     let shown = |set: &ReportSet| -> Vec<String> {
         set.files
             .iter()
@@ -394,15 +395,12 @@ fn only_tests_or_runner_config(
     args.extend(sides.iter().map(String::as_str));
     args.push("--");
     let names = repo.run_git(&args)?;
-    Ok(names
-        .split(|b| *b == 0)
-        .filter(|p| !p.is_empty())
-        .all(|p| {
-            p == b"guard.toml"
-                || rules.paths.is_protected(p)
-                || crate::weakening::rules::is_test_path(p)
-                || reports::is_runner_config(p)
-        }))
+    Ok(names.split(|b| *b == 0).filter(|p| !p.is_empty()).all(|p| {
+        p == b"guard.toml"
+            || rules.paths.is_protected(p)
+            || crate::weakening::rules::is_test_path(p)
+            || reports::is_runner_config(p)
+    }))
 }
 
 /// An approval of exactly the named tests (`Guard-Tests`), made now: no paths, no

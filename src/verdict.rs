@@ -268,7 +268,11 @@ pub struct CiContext {
 impl CiSummary {
     /// Builds the summary, ranking the commits by risk; `tests` is the judged comparison
     /// of the test reports, when they were given.
-    pub fn new(context: CiContext, commits: Vec<Checked>, tests: Option<TestsChecked>) -> CiSummary {
+    pub fn new(
+        context: CiContext,
+        commits: Vec<Checked>,
+        tests: Option<TestsChecked>,
+    ) -> CiSummary {
         let commits = rank_by_risk(commits);
         let count = |kind: &str| commits.iter().filter(|c| c.verdict.word() == kind).count();
         let counts = CiCounts {
@@ -293,7 +297,9 @@ impl CiSummary {
             override_label: context.override_label,
             untrusted_workflow: context.untrusted_workflow,
             blocked: counts.needs_approval > 0
-                || tests.as_ref().is_some_and(|t| t.verdict == Verdict::NeedsApproval),
+                || tests
+                    .as_ref()
+                    .is_some_and(|t| t.verdict == Verdict::NeedsApproval),
             test_only_weakening: touches_protected && only_protected && weakens,
             test_only_vanishing: tests.as_ref().is_some_and(TestsChecked::ranked_first),
             counts,
@@ -424,20 +430,43 @@ impl TestsChecked {
 /// The JSON shape of [`TestsChecked`] (schema in README, "JSON output").
 impl Serialize for TestsChecked {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde_json::json;
-        let via = |id: &TestId| self.approved_by(id).map(|by| by.word());
-        let item = |id: &TestId| {
-            json!({ "id": id.to_string(), "classname": id.classname, "name": id.name })
-        };
-        let with = |id: &TestId, key: &str, status: Status, approved: bool| {
-            let mut v = item(id);
-            v[key] = json!(status);
-            if approved {
-                v["approved_via"] = json!(via(id));
+        #[derive(Serialize)]
+        struct Id<'a> {
+            id: String,
+            classname: &'a str,
+            name: &'a str,
+        }
+        #[derive(Serialize)]
+        struct Finding<'a> {
+            #[serde(flatten)]
+            id: Id<'a>,
+            base: Status,
+            approved_via: Option<&'static str>,
+        }
+        #[derive(Serialize)]
+        struct Added<'a> {
+            #[serde(flatten)]
+            id: Id<'a>,
+            head: Status,
+        }
+        #[derive(Serialize)]
+        struct Files<'a> {
+            base: &'a [String],
+            head: &'a [String],
+        }
+        fn item(id: &TestId) -> Id<'_> {
+            Id {
+                id: id.to_string(),
+                classname: &id.classname,
+                name: &id.name,
             }
-            v
-        };
+        }
         let c = &self.comparison;
+        let finding = |id, base| Finding {
+            id: item(id),
+            base,
+            approved_via: self.approved_by(id).map(|by| by.word()),
+        };
         let via_word = match &self.verdict {
             Verdict::Approved(by) => Some(by.word()),
             _ => None,
@@ -445,30 +474,35 @@ impl Serialize for TestsChecked {
         let mut st = s.serialize_struct("TestsChecked", 13)?;
         st.serialize_field("verdict", self.verdict.word())?;
         st.serialize_field("approved_via", &via_word)?;
-        st.serialize_field("only_tests_or_runner_config", &self.only_tests_or_runner_config)?;
+        st.serialize_field(
+            "only_tests_or_runner_config",
+            &self.only_tests_or_runner_config,
+        )?;
         st.serialize_field(
             "files",
-            &json!({ "base": self.base_files, "head": self.head_files }),
+            &Files {
+                base: &self.base_files,
+                head: &self.head_files,
+            },
         )?;
         st.serialize_field("before", &c.base)?;
         st.serialize_field("after", &c.head)?;
         st.serialize_field("unapproved", &self.unapproved().len())?;
-        let vanished: Vec<_> = c
-            .vanished
-            .iter()
-            .map(|v| with(&v.id, "base", v.base, true))
-            .collect();
+        let vanished: Vec<_> = c.vanished.iter().map(|v| finding(&v.id, v.base)).collect();
         st.serialize_field("vanished", &vanished)?;
         let skipped: Vec<_> = c
             .newly_skipped
             .iter()
-            .map(|v| with(&v.id, "base", v.base, true))
+            .map(|v| finding(&v.id, v.base))
             .collect();
         st.serialize_field("newly_skipped", &skipped)?;
         let added: Vec<_> = c
             .added
             .iter()
-            .map(|a| with(&a.id, "head", a.head, false))
+            .map(|a| Added {
+                id: item(&a.id),
+                head: a.head,
+            })
             .collect();
         st.serialize_field("added", &added)?;
         let dropped: Vec<_> = c.dropped_skipped.iter().map(item).collect();

@@ -7,8 +7,8 @@ use crate::judge::{self, Approvers, Revs};
 use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, Format, TestsPart};
-use crate::reports;
 use crate::repo::{Repo, short_id};
+use crate::reports;
 use crate::ui::Ui;
 use crate::verdict::{Checked, TestsChecked, Verdict};
 

@@ -13,8 +13,8 @@ use crate::judge::{self, Approvers, Revs};
 use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, CiFormat};
-use crate::reports;
 use crate::repo::{Repo, short_id};
+use crate::reports;
 use crate::ui::Ui;
 use crate::verdict::{Checked, CiContext, CiSummary};
 

@@ -316,7 +316,9 @@ pub fn load_pair(
                 ("--baseline", "--results")
             };
             Err(hinted(
-                format!("{given} was given without {missing}: test reports are compared, head against base"),
+                format!(
+                    "{given} was given without {missing}: test reports are compared, head against base"
+                ),
                 "pass both: --results 'HEAD_GLOB' for the reports of the head and --baseline 'BASE_GLOB' \
                  for those of the base commit (see README, \"CI recipes\"), or neither",
             ))
