@@ -305,7 +305,10 @@ impl Demo<'_> {
             "A deselect in runner configuration: no test file changes, the test reports see it",
         )?;
         self.say("On a branch from the base, the agent adds to pyproject.toml `addopts = \"--deselect …::test_rate_is_exact\"`: the exact-rate test stops running, and no file under tests/ changes.")?;
-        self.quiet(AGENT, &["git", "switch", "-q", "-c", "configure-pytest", base])?;
+        self.quiet(
+            AGENT,
+            &["git", "switch", "-q", "-c", "configure-pytest", base],
+        )?;
         std::fs::write(self.repo.join("pyproject.toml"), PYPROJECT)?;
         self.quiet(AGENT, &["git", "add", "pyproject.toml"])?;
         let out = self.shown(

@@ -20,7 +20,8 @@ fn demo_replays_the_incident_and_every_defence_holds() {
     // Step 5: a deselect in pyproject.toml passes the hook and the diff, and the two
     // JUnit reports written as CI would write them stop it.
     assert!(
-        reports.contains("--results \"ci-reports/head/*.xml\" --baseline \"ci-reports/base/*.xml\""),
+        reports
+            .contains("--results \"ci-reports/head/*.xml\" --baseline \"ci-reports/base/*.xml\""),
         "{reports}"
     );
     assert!(

@@ -470,7 +470,7 @@ fn malformed_empty_and_unmatched_inputs_exit_2_with_error_and_hint() {
             "{args:?}: nothing is reported as checked"
         );
     }
-    let truncated = ci(&repo, &MAIN, &cases[0].0);
+    let truncated = ci(&repo, &MAIN, cases[0].0);
     assert!(
         truncated.stderr.contains("reports/truncated/head.xml:"),
         "names the file: {}",
