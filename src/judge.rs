@@ -394,7 +394,11 @@ fn only_tests_or_runner_config(
     let mut args = vec!["diff", "--name-only", "-z", "--no-renames"];
     args.extend(sides.iter().map(String::as_str));
     args.push("--");
-    let names = repo.run_git(&args)?;
+    // Unrelated histories have no merge base: then the range is not "only tests" (this
+    // decides the order of the summary, never whether anything blocks).
+    let Ok(names) = repo.run_git(&args) else {
+        return Ok(false);
+    };
     Ok(names.split(|b| *b == 0).filter(|p| !p.is_empty()).all(|p| {
         p == b"guard.toml"
             || rules.paths.is_protected(p)

@@ -11,6 +11,21 @@ use crate::verdict::{ApprovedBy, TestFinding, TestsChecked, Verdict};
 /// At most this many ids are spelled out in a suggested `override --tests` command.
 const IDS_IN_COMMAND: usize = 8;
 
+/// At most this many findings (and as many new tests) are listed in text, Markdown and
+/// annotations; the JSON lists all of them.
+const LISTED: usize = 50;
+
+fn more(w: &mut dyn Write, total: usize, what: &str) -> io::Result<()> {
+    if total > LISTED {
+        writeln!(
+            w,
+            "    … and {} more {what} (`--format json` lists every one)",
+            total - LISTED
+        )?;
+    }
+    Ok(())
+}
+
 fn status_word(status: Status) -> &'static str {
     match status {
         Status::Passed => "passed",
@@ -141,7 +156,8 @@ pub fn tests_text(
         counts_text(&c.head),
         files_text(&t.head_files)
     )?;
-    for f in t.findings() {
+    let findings = t.findings();
+    for f in findings.iter().take(LISTED) {
         let approved = match t.approved_by(f.id) {
             Some(ApprovedBy::Note) => " (approved: a note names it)",
             Some(_) => " (approved by the label)",
@@ -152,11 +168,13 @@ pub fn tests_text(
         } else {
             ui.paint(Stream::Stdout, Role::Good, "!")
         };
-        writeln!(w, "  {mark} {}{approved}", finding_text(&f))?;
+        writeln!(w, "  {mark} {}{approved}", finding_text(f))?;
     }
-    for a in &c.added {
+    more(w, findings.len(), "findings")?;
+    for a in c.added.iter().take(LISTED) {
         writeln!(w, "  + new {}: {} at the head", a.id, status_word(a.head))?;
     }
+    more(w, c.added.len(), "new tests")?;
     if !c.vanished.is_empty() && !c.added.is_empty() {
         writeln!(
             w,
@@ -197,7 +215,7 @@ pub fn tests_banner(w: &mut dyn Write) -> io::Result<()> {
 
 /// `::error` annotations for each unapproved test finding (no file: reports name tests).
 pub fn tests_annotations(w: &mut dyn Write, t: &TestsChecked, head: &str) -> io::Result<()> {
-    for f in t.unapproved() {
+    for f in t.unapproved().into_iter().take(LISTED) {
         writeln!(
             w,
             "::error title={}::{}",
@@ -244,7 +262,7 @@ pub fn tests_markdown(w: &mut dyn Write, t: &TestsChecked) -> io::Result<()> {
     writeln!(w, "| finding | test | at the base | approved |")?;
     writeln!(w, "|---|---|---|---|")?;
     let cell = |text: String| text.replace('|', "\\|");
-    for f in &findings {
+    for f in findings.iter().take(LISTED) {
         let approved = match t.approved_by(f.id) {
             Some(ApprovedBy::Note) => "by note",
             Some(_) => "by label",
@@ -258,8 +276,16 @@ pub fn tests_markdown(w: &mut dyn Write, t: &TestsChecked) -> io::Result<()> {
             status_word(f.base)
         )?;
     }
-    for a in &c.added {
+    for a in c.added.iter().take(LISTED) {
         writeln!(w, "| new | `{}` | absent | |", cell(a.id.to_string()))?;
+    }
+    let hidden = findings.len().saturating_sub(LISTED) + c.added.len().saturating_sub(LISTED);
+    if hidden > 0 {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "… and {hidden} more rows (`git guard ci --format json` lists every one)."
+        )?;
     }
     Ok(())
 }

@@ -617,3 +617,81 @@ fn every_dialect_blocks_through_the_cli() {
         );
     }
 }
+
+#[test]
+fn override_tests_prompts_on_a_terminal_and_names_exactly_the_ids() {
+    use expectrl::{Eof, Session};
+    let repo = deselect_branch();
+    let mut cmd = repo.command_with_terminal(crate::common::GUARD, &repo.root);
+    cmd.args(["override", "HEAD", "--tests", TAX_RATE]);
+    let mut s = Session::spawn(cmd).expect("spawn override on a pty");
+    s.set_expect_timeout(Some(std::time::Duration::from_secs(30)));
+    s.expect("that this test no longer runs or is skipped")
+        .unwrap();
+    s.expect(TAX_RATE).unwrap();
+    s.expect("any other test that vanishes still blocks")
+        .unwrap();
+    s.expect("Reason").unwrap();
+    s.send_line("moved").unwrap();
+    s.expect("please write at least 20 characters (5 so far)")
+        .unwrap();
+    s.send_line(REASON).unwrap();
+    s.expect("Approved 1 test on").unwrap();
+    s.expect(Eof).unwrap();
+    let note = repo.note("HEAD").expect("note written");
+    assert!(
+        note.contains(&format!("Guard-Reason: {REASON}\n")),
+        "{note}"
+    );
+    assert!(
+        note.contains(&format!("Guard-Tests: {TAX_RATE}\n")),
+        "{note}"
+    );
+    assert_eq!(note.matches("Guard-Tests:").count(), 1, "{note}");
+    assert!(
+        !note.contains("Guard-Paths") && !note.contains("Guard-Change"),
+        "{note}"
+    );
+}
+
+#[test]
+fn a_long_list_is_cut_in_text_and_complete_in_json() {
+    let repo = deselect_branch();
+    let report = |n: usize| {
+        let cases: String = (0..n)
+            .map(|i| format!("<testcase classname=\"tests.test_many\" name=\"test_{i:03}\" />"))
+            .collect();
+        format!("<testsuites><testsuite name=\"pytest\">{cases}</testsuite></testsuites>")
+    };
+    repo.write("reports/many-base/junit.xml", report(130));
+    repo.write("reports/many-head/junit.xml", report(10));
+    let args = [
+        "--results",
+        "reports/many-head/*.xml",
+        "--baseline",
+        "reports/many-base/*.xml",
+    ];
+    let run = ci(&repo, &MAIN, &args);
+    run.expect(1);
+    assert_eq!(
+        run.stdout.matches("! test-vanished").count(),
+        50,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("… and 70 more findings (`--format json` lists every one)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("--tests <each id listed above>"),
+        "{}",
+        run.stdout
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let v = json(&ci(&repo, &MAIN, &json_args));
+    assert_eq!(v["tests"]["vanished"].as_array().unwrap().len(), 120);
+}
