@@ -103,6 +103,12 @@ pub enum Command {
         /// Every commit in A..B, with the policy at A.
         #[arg(long, value_name = "A..B")]
         range: Option<String>,
+        /// With --range: JUnit XML reports of the head (a quoted glob); needs --baseline.
+        #[arg(long, value_name = "GLOB")]
+        results: Option<String>,
+        /// With --range: JUnit XML reports of the base (a quoted glob); needs --results.
+        #[arg(long, value_name = "GLOB")]
+        baseline: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -127,11 +133,19 @@ pub enum Command {
     },
     /// Attach an override note to an existing commit (prompts when --reason is absent).
     ///
+    /// With --tests, approve instead exactly the named tests that the test reports show
+    /// vanished or newly skipped (`git guard ci --results … --baseline …`); the note goes
+    /// on REV, normally the head of the pull request, and names each id (`Guard-Tests`).
+    /// Any other test that vanishes still blocks.
+    ///
     /// Example: git guard override HEAD~2 --reason "Fixture currency table now seeded"
     Override {
-        /// The commit to approve.
+        /// The commit to approve (with --tests: a commit of the pull request, its head).
         #[arg(value_name = "REV")]
         rev: String,
+        /// Test ids to approve, `<classname>::<name>` as `git guard ci` lists them.
+        #[arg(long, value_name = "ID", num_args = 1.., action = clap::ArgAction::Append)]
+        tests: Vec<String>,
         /// One sentence: why the test itself must change.
         #[arg(long)]
         reason: Option<String>,
@@ -141,7 +155,7 @@ pub enum Command {
     /// Base and labels come from GitHub Actions, GitLab, or GUARD_BASE / GUARD_LABELS /
     /// PR_LABELS; flags win. Notes are fetched from origin unless --no-fetch.
     ///
-    /// Example: git guard ci --base origin/main --format github
+    /// Example: git guard ci --base origin/main --format github --results 'reports/head/*.xml' --baseline 'reports/base/*.xml'
     Ci {
         /// The base revision (default: from the CI environment).
         #[arg(long, value_name = "REF")]
@@ -155,6 +169,16 @@ pub enum Command {
         /// Fetch nothing from origin (notes, base branch, history).
         #[arg(long)]
         no_fetch: bool,
+        /// JUnit XML reports of the head's test run (a quoted glob); needs --baseline.
+        ///
+        /// Tests that ran at the base and are absent at the head (test-vanished), or are
+        /// skipped at the head (test-newly-skipped), block until approved by the label
+        /// or by `git guard override <head> --tests ID…`.
+        #[arg(long, value_name = "GLOB")]
+        results: Option<String>,
+        /// JUnit XML reports of the base commit's test run (a quoted glob); needs --results.
+        #[arg(long, value_name = "GLOB")]
+        baseline: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: CiFormat,

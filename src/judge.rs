@@ -16,8 +16,9 @@ use crate::pending;
 use crate::policy::Rules;
 use crate::repo::{Repo, short_id};
 use crate::report::Report;
+use crate::reports::{self, ReportSet};
 use crate::signature::{Trust, Verifier};
-use crate::verdict::{ApprovalProblem, ApprovalView, ApprovedBy, Checked, Verdict};
+use crate::verdict::{ApprovalProblem, ApprovalView, ApprovedBy, Checked, TestsChecked, Verdict};
 
 /// The staged change, judged.
 pub struct Staged {
@@ -427,6 +428,7 @@ pub fn approval(
         paths: report.approval_paths(),
         findings: report.finding_labels(),
         changes: report.required.clone(),
+        tests: Vec::new(),
         patch_id,
         blocked_attempts,
         signature: None,
@@ -467,4 +469,104 @@ pub fn commits_in<'r>(repo: &'r Repo, range: &str) -> anyhow::Result<Vec<Commit<
         repo.git.find_commit(id).map_err(bad)
     })
     .collect()
+}
+
+/// The test reports of a range, judged: the base's and the head's reports compared,
+/// with the approvals on the range's commits (`range`, as [`range`] listed them) that
+/// name test ids, and the label.
+///
+/// An approval counts when its reason is long enough and it is attached to a commit of
+/// the range: one on history the base already has (an earlier pull request's) does not
+/// carry over. It approves exactly the ids its `Guard-Tests` lines name.
+pub fn tests(
+    repo: &Repo,
+    sides: (&ReportSet, &ReportSet),
+    root: &std::path::Path,
+    range: &[Oid],
+    (base, head): (Option<Oid>, Oid),
+    rules: &Rules,
+    approvers: &Approvers<'_, '_>,
+) -> anyhow::Result<TestsChecked> {
+    let (base_set, head_set) = sides;
+    let comparison = reports::compare(base_set, head_set);
+    let min = rules.config.approval.min_reason_chars;
+    let mut found: Vec<Approval> = Vec::new();
+    for id in range {
+        for approval in approvers.notes.approvals(*id)? {
+            // Test approvals are signed and verified like any other approval.
+            if !approval.tests.is_empty()
+                && approval.reason_is_long_enough(min)
+                && approvers
+                    .verifier
+                    .counts(&approvers.verifier.trust(&approval))
+                && !found.contains(&approval)
+            {
+                found.push(approval);
+            }
+        }
+    }
+    let only =
+        !comparison.vanished.is_empty() && only_tests_or_runner_config(repo, base, head, rules)?;
+    let shown = |set: &ReportSet| -> Vec<String> {
+        set.files
+            .iter()
+            .map(|f| f.strip_prefix(root).unwrap_or(f).display().to_string())
+            .collect()
+    };
+    let found: Vec<(Approval, Trust)> = found
+        .into_iter()
+        .map(|a| {
+            let trust = approvers.verifier.trust(&a);
+            (a, trust)
+        })
+        .collect();
+    Ok(TestsChecked::new(
+        comparison,
+        (shown(base_set), shown(head_set)),
+        &found,
+        approvers.label.map(String::from),
+        only,
+    ))
+}
+
+/// Whether every path the range changes (from the merge base, renames as their two
+/// sides) is protected, test code, or runner configuration.
+fn only_tests_or_runner_config(
+    repo: &Repo,
+    base: Option<Oid>,
+    head: Oid,
+    rules: &Rules,
+) -> anyhow::Result<bool> {
+    let sides = match base {
+        Some(base) => vec![format!("{base}...{head}")],
+        None => vec![repo.empty_tree()?.to_string(), head.to_string()],
+    };
+    let mut args = vec!["diff", "--name-only", "-z", "--no-renames"];
+    args.extend(sides.iter().map(String::as_str));
+    args.push("--");
+    // Unrelated histories have no merge base: then the range is not "only tests" (this
+    // decides the order of the summary, never whether anything blocks).
+    let Ok(names) = repo.run_git(&args) else {
+        return Ok(false);
+    };
+    Ok(names.split(|b| *b == 0).filter(|p| !p.is_empty()).all(|p| {
+        p == b"guard.toml"
+            || rules.paths.is_protected(p)
+            || crate::weakening::rules::is_test_path(p)
+            || reports::is_runner_config(p)
+    }))
+}
+
+/// An approval of exactly the named tests (`Guard-Tests`), made now: no paths, no
+/// changes; it approves those ids in the test reports of a range holding the commit it
+/// is attached to, and nothing else.
+pub fn approval_of_tests(repo: &Repo, tests: Vec<String>, reason: &str, via: Via) -> Approval {
+    Approval {
+        reason: notes::one_line(reason),
+        by: repo.identity(),
+        at: notes::now(),
+        via,
+        tests,
+        ..Approval::default()
+    }
 }

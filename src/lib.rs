@@ -74,8 +74,17 @@ pub fn run(cli: Cli, ui: &Ui, out: &mut dyn Write, err: &mut dyn Write) -> anyho
             staged: _,
             commit,
             range,
+            results,
+            baseline,
             format,
-        } => check::run(&Repo::open()?, ui, commit, range, format, out),
+        } => check::run(
+            &Repo::open()?,
+            ui,
+            check::Target { commit, range },
+            (results.as_deref(), baseline.as_deref()),
+            format,
+            out,
+        ),
         Command::Allow { reason } => allow::run(&Repo::open()?, ui, &reason, out),
         Command::Log { range } => log::run(&Repo::open()?, range.as_deref(), out),
         Command::Ci {
@@ -83,6 +92,8 @@ pub fn run(cli: Cli, ui: &Ui, out: &mut dyn Write, err: &mut dyn Write) -> anyho
             head,
             labels,
             no_fetch,
+            results,
+            baseline,
             format,
         } => ci::run(
             ci::CiArgs {
@@ -90,6 +101,8 @@ pub fn run(cli: Cli, ui: &Ui, out: &mut dyn Write, err: &mut dyn Write) -> anyho
                 head,
                 labels,
                 no_fetch,
+                results,
+                baseline,
                 format,
             },
             ui,
@@ -128,7 +141,10 @@ pub fn run(cli: Cli, ui: &Ui, out: &mut dyn Write, err: &mut dyn Write) -> anyho
             man::run(clap_command(), dir.as_deref(), out)
         }
         Command::Completions { shell } => man::completions(clap_command(), shell, out),
-        Command::Override { rev, reason } => {
+        Command::Override { rev, tests, reason } if !tests.is_empty() => {
+            cmd::r#override::tests(&Repo::open()?, ui, &rev, &tests, reason.as_deref(), out)
+        }
+        Command::Override { rev, reason, .. } => {
             cmd::r#override::run(&Repo::open()?, ui, &rev, reason.as_deref(), out)
         }
     }

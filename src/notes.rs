@@ -82,6 +82,9 @@ pub struct Approval {
     pub findings: Vec<String>,
     /// The exact changes approved (`Guard-Change`): what makes the approval count.
     pub changes: Vec<BlobChange>,
+    /// Test ids (`<classname>::<name>`) whose vanishing or skipping in the test reports
+    /// is approved (`Guard-Tests`, one line per id): exactly these, no others.
+    pub tests: Vec<String>,
     /// `git patch-id --stable` of the approved change, when known (information only).
     pub patch_id: Option<String>,
     /// How many blocked attempts preceded this approval, when known.
@@ -112,6 +115,9 @@ impl Approval {
         }
         for change in &self.changes {
             trailer("Guard-Change", &format_change(change));
+        }
+        for test in &self.tests {
+            trailer("Guard-Tests", &quote_path(test.as_bytes()));
         }
         if let Some(id) = &self.patch_id {
             trailer("Guard-Patch-Id", id);
@@ -174,6 +180,9 @@ pub fn parse(note: &str) -> Vec<Approval> {
             "Guard-Paths" => block.paths.push(unquote_path(value)),
             "Guard-Findings" => block.findings.push(value.to_string()),
             "Guard-Change" => block.changes.extend(parse_change(value)),
+            "Guard-Tests" => block
+                .tests
+                .push(String::from_utf8_lossy(&unquote_path(value)).into_owned()),
             "Guard-Patch-Id" => block.patch_id = Some(value.to_string()),
             "Guard-Blocked-Attempts" => block.blocked_attempts = value.parse().ok(),
             "Guard-Signature" => {
@@ -276,6 +285,7 @@ mod tests {
             paths: vec![b"tests/test_invoice_rounding.py".to_vec()],
             findings: vec!["assertion-loosened tests/test_invoice_rounding.py:14".into()],
             changes: Vec::new(),
+            tests: Vec::new(),
             patch_id: None,
             signature: None,
             blocked_attempts: None,
@@ -394,5 +404,18 @@ mod tests {
         )));
         assert_eq!(parse(&note), vec![a]);
         assert_eq!(parse_change("short ids tests/x"), None);
+    }
+
+    #[test]
+    fn guard_tests_lines_round_trip_one_per_id_quoted_when_needed() {
+        let mut a = sample();
+        a.tests = vec![
+            "tests.test_invoice::test_tax_rate".into(),
+            "invoice tax rate::invoice tax rate".into(),
+        ];
+        let note = a.to_note();
+        assert!(note.contains("Guard-Tests: tests.test_invoice::test_tax_rate\n"));
+        assert!(note.contains("Guard-Tests: \"invoice tax rate::invoice tax rate\"\n"));
+        assert_eq!(parse(&note), vec![a]);
     }
 }

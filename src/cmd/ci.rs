@@ -14,6 +14,7 @@ use crate::note_store::{self, NoteStore};
 use crate::policy::Rules;
 use crate::render::{self, CiFormat};
 use crate::repo::Repo;
+use crate::reports;
 use crate::signature::Verifier;
 use crate::ui::Ui;
 use crate::verdict::{Checked, CiContext, CiSummary};
@@ -29,6 +30,10 @@ pub struct CiArgs {
     pub labels: Option<String>,
     /// Do not fetch notes, base or history from origin.
     pub no_fetch: bool,
+    /// Glob of the head's JUnit XML reports (`--results`).
+    pub results: Option<String>,
+    /// Glob of the base's JUnit XML reports (`--baseline`).
+    pub baseline: Option<String>,
     /// Output format.
     pub format: CiFormat,
 }
@@ -121,6 +126,11 @@ pub fn run(
     err: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
     let env = detect(&|name| std::env::var(name).ok())?;
+    // The reports first: input that cannot be trusted stops the run before any work.
+    // They are kept even when the range edits its own workflow (below): dropping them
+    // would only check less.
+    let cwd = std::env::current_dir()?;
+    let sides = reports::load_pair(&cwd, args.results.as_deref(), args.baseline.as_deref())?;
     let mut repo = Repo::open()?;
     let fetch = !args.no_fetch && repo.git.find_remote("origin").is_ok();
     if repo.git.is_shallow() {
@@ -177,10 +187,26 @@ pub fn run(
     let revs = Revs::between(Some(base.id()), head.id());
     let judged = judge::range(&repo, &revs, &rules, &approvers, &tick)?;
     let before_adoption = judged.before_adoption;
-    let checked: Vec<Checked> = judged.commits.into_iter().map(|(_, c)| c).collect();
+    let judged = judged.commits;
     if let Some(bar) = progress.get() {
         bar.finish_and_clear();
     }
+    let tests = match &sides {
+        Some((base_set, head_set)) => {
+            let ids: Vec<git2::Oid> = judged.iter().map(|(id, _)| *id).collect();
+            Some(judge::tests(
+                &repo,
+                (base_set, head_set),
+                &cwd,
+                &ids,
+                (Some(base.id()), head.id()),
+                &rules,
+                &approvers,
+            )?)
+        }
+        None => None,
+    };
+    let checked: Vec<Checked> = judged.into_iter().map(|(_, c)| c).collect();
 
     let context = CiContext {
         provider: env.provider.to_string(),
@@ -193,7 +219,7 @@ pub fn run(
         untrusted_workflow: untrusted,
         before_adoption,
     };
-    let summary = CiSummary::new(context, checked);
+    let summary = CiSummary::new(context, checked, tests);
     write_summary(ui, args.format, &summary, out)?;
     Ok(if summary.blocked {
         Outcome::Blocked

@@ -68,6 +68,23 @@ fn agent_patch() -> String {
     )
 }
 
+/// Step 5's runner configuration: the exact-rate test deselected, no test file touched.
+const PYPROJECT: &str = r#"[project]
+name = "invoices"
+version = "0.1.0"
+
+[tool.pytest.ini_options]
+addopts = "--deselect tests/test_invoice_rounding.py::TestInvoiceRounding::test_rate_is_exact"
+"#;
+
+/// The JUnit XML `pytest --junitxml` writes for the base commit: all three tests ran.
+const REPORT_BASE: &str = r#"<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="3" time="0.052" timestamp="2026-12-03T06:00:00.000000+00:00" hostname="ci"><testcase classname="tests.test_invoice_rounding.TestInvoiceRounding" name="test_rate_is_exact" time="0.001" /><testcase classname="tests.test_invoice_rounding.TestInvoiceRounding" name="test_total_rounds_half_up" time="0.001" /><testcase classname="tests.test_invoice_rounding" name="test_currency_code" time="0.001" /></testsuite></testsuites>
+"#;
+
+/// The same for the head: the deselected test is simply not there, and the run passes.
+const REPORT_HEAD: &str = r#"<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="2" time="0.047" timestamp="2026-12-03T06:05:00.000000+00:00" hostname="ci"><testcase classname="tests.test_invoice_rounding.TestInvoiceRounding" name="test_total_rounds_half_up" time="0.001" /><testcase classname="tests.test_invoice_rounding" name="test_currency_code" time="0.001" /></testsuite></testsuites>
+"#;
+
 const AGENT: (&str, &str) = ("Coding Agent", "agent@example.invalid");
 const HUMAN: (&str, &str) = ("Dana Reviewer", "dana@example.invalid");
 const REASON: &str =
@@ -135,7 +152,8 @@ impl Demo<'_> {
         self.agent_is_blocked()?;
         self.human_approves()?;
         self.ci_catches_no_verify(&base)?;
-        self.ledger_shows_the_cost()
+        self.ledger_shows_the_cost()?;
+        self.reports_catch_a_deselect(&base)
     }
 
     /// Step 0: the repository, its policy and hooks; returns the base commit.
@@ -279,10 +297,77 @@ impl Demo<'_> {
         Ok(())
     }
 
+    /// Step 5: a deselect in `pyproject.toml` changes no test file, so neither the hook
+    /// nor the diff sees it; the test reports of base and head do.
+    fn reports_catch_a_deselect(&mut self, base: &str) -> anyhow::Result<()> {
+        self.step(
+            "5",
+            "A deselect in runner configuration: no test file changes, the test reports see it",
+        )?;
+        self.say("On a branch from the base, the agent adds to pyproject.toml `addopts = \"--deselect …::test_rate_is_exact\"`: the exact-rate test stops running, and no file under tests/ changes.")?;
+        self.quiet(
+            AGENT,
+            &["git", "switch", "-q", "-c", "configure-pytest", base],
+        )?;
+        std::fs::write(self.repo.join("pyproject.toml"), PYPROJECT)?;
+        self.quiet(AGENT, &["git", "add", "pyproject.toml"])?;
+        let out = self.shown(
+            AGENT,
+            &["git", "commit", "-q", "-m", "Configure pytest"],
+            false,
+        )?;
+        self.expect(
+            out.status.success(),
+            "the commit hook has nothing to stop: no protected path, no test code changed",
+        )?;
+        let base_arg = format!("--base={base}");
+        let out = self.shown(
+            AGENT,
+            &["git", "guard", "ci", &base_arg, "--no-fetch"],
+            false,
+        )?;
+        self.expect(
+            out.status.success(),
+            "the diff alone looks clean to CI too: the test run still exits 0",
+        )?;
+        self.say("CI also keeps what the runner reported. In a real pipeline `pytest --junitxml` writes these two files: the head's in the test job, the base's in a job on the base commit (or the base branch's latest report artifact). This machine may have no pytest, so the demo writes the two reports those runs produce: the base ran 3 tests, the head 2.")?;
+        for (side, xml) in [("base", REPORT_BASE), ("head", REPORT_HEAD)] {
+            let dir = self.repo.join("ci-reports").join(side);
+            std::fs::create_dir_all(&dir)?;
+            std::fs::write(dir.join("junit.xml"), xml)?;
+        }
+        let out = self.shown(
+            AGENT,
+            &[
+                "git",
+                "guard",
+                "ci",
+                &base_arg,
+                "--no-fetch",
+                "--results",
+                "ci-reports/head/*.xml",
+                "--baseline",
+                "ci-reports/base/*.xml",
+            ],
+            false,
+        )?;
+        let ci = text(&out);
+        self.expect(
+            out.status.code() == Some(1)
+                && ci.contains(
+                    "test-vanished tests.test_invoice_rounding.TestInvoiceRounding::test_rate_is_exact",
+                )
+                && ci.contains("!! Tests vanished"),
+            "CI compares the reports: the deselected test vanished, and the run is blocked until a human names it",
+        )?;
+        self.quiet(HUMAN, &["git", "switch", "-q", "main"])?;
+        Ok(())
+    }
+
     fn finish(&mut self, held: bool, keep: Option<&Path>) -> anyhow::Result<()> {
         writeln!(self.out)?;
         if held {
-            let line = "Every defence held: 2 blocked commits, 1 approval with its reason on record, 1 --no-verify commit caught by CI.";
+            let line = "Every defence held: 2 blocked commits, 1 approval with its reason on record, 1 --no-verify commit caught by CI, 1 deselected test caught by the test reports.";
             writeln!(
                 self.out,
                 "{}",

@@ -41,11 +41,11 @@ pub fn run(
     let policy = &rules.config.approval;
     let reason = match reason {
         Some(reason) => {
+            prompt::check_reason(reason, policy.min_reason_chars)?;
             if !policy.allow_without_tty && prompt::open_terminal().is_none() {
                 render::allow_refused(out)?;
                 return Ok(Outcome::Blocked);
             }
-            prompt::check_reason(reason, policy.min_reason_chars)?;
             reason.to_string()
         }
         None => {
@@ -73,5 +73,72 @@ pub fn run(
     let block = crate::signature::seal(repo, &rules, &approval)?;
     note_store::append(repo, &policy.notes_ref, commit.id(), &block)?;
     render::override_done(out, &checked.target, &policy.notes_ref)?;
+    Ok(Outcome::Allowed)
+}
+
+/// `override REV --tests ID…`: approves exactly the named tests, whose vanishing or
+/// skipping the test reports of a range holding `REV` show, with a note on `REV`
+/// (`Guard-Tests`, one line per id). The reason is asked on the terminal, or taken from
+/// `--reason` where the policy allows it, as for commits. REV's own protected change, if
+/// any, is not approved by this: that is `override REV` without `--tests`.
+pub fn tests(
+    repo: &Repo,
+    ui: &Ui,
+    rev: &str,
+    ids: &[String],
+    reason: Option<&str>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Outcome> {
+    let commit = repo.commit(rev)?;
+    let mut ids: Vec<String> = ids.iter().map(|id| id.trim().to_string()).collect();
+    if let Some(bad) = ids.iter().find(|id| !id.contains("::")) {
+        return Err(hinted(
+            format!("`{bad}` is not a test id"),
+            "a test id is `<classname>::<name>`, exactly as `git guard ci --results … --baseline …` \
+             lists it, e.g. --tests 'tests.test_invoice::test_tax_rate'",
+        ));
+    }
+    ids.sort();
+    ids.dedup();
+    let parent = commit.parent(0).ok();
+    let rules = Rules::load_for(repo, parent.as_ref())?;
+    let policy = &rules.config.approval;
+    let target = crate::repo::short_id(commit.id());
+    let reason = match reason {
+        Some(reason) => {
+            prompt::check_reason(reason, policy.min_reason_chars)?;
+            if !policy.allow_without_tty && prompt::open_terminal().is_none() {
+                render::allow_refused(out)?;
+                return Ok(Outcome::Blocked);
+            }
+            reason.to_string()
+        }
+        None => {
+            let Some(tty) = prompt::open_terminal() else {
+                return Err(hinted(
+                    "no terminal to ask for the reason",
+                    format!(
+                        "a human runs it from their own terminal: {}",
+                        render::tests_override_command(&target, &ids)
+                    ),
+                ));
+            };
+            let intro = render::tests_prompt_intro(&target, &ids);
+            match prompt::ask_reason(
+                ui,
+                tty,
+                &intro,
+                render::REASON_PROMPT,
+                policy.min_reason_chars,
+            ) {
+                Answer::Reason(reason) => reason,
+                Answer::Aborted => return Ok(Outcome::Blocked),
+            }
+        }
+    };
+    let approval = judge::approval_of_tests(repo, ids.clone(), &reason, Via::Override);
+    let block = crate::signature::seal(repo, &rules, &approval)?;
+    note_store::append(repo, &policy.notes_ref, commit.id(), &block)?;
+    render::tests_override_done(out, &target, &ids, &policy.notes_ref)?;
     Ok(Outcome::Allowed)
 }

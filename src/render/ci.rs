@@ -2,7 +2,10 @@
 
 use std::io::{self, Write};
 
-use super::{override_command, path, plural, problem_lines, report_lines, trust_text};
+use super::{
+    override_command, path, plural, problem_lines, report_lines, tests_annotations, tests_banner,
+    tests_markdown, tests_text, trust_text,
+};
 use crate::ui::{Role, Stream, Ui};
 use crate::verdict::{ApprovedBy, Checked, CiSummary, Verdict};
 
@@ -87,13 +90,16 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             "!! This range edits {workflow}, the workflow running this check: its flags and labels are ignored."
         )?;
     }
+    if s.test_only_vanishing {
+        tests_banner(w)?;
+    }
     if s.test_only_weakening {
         writeln!(
             w,
             "!! This range changes only protected test code and weakens it: the shape of a \"make CI green\" change."
         )?;
     }
-    if s.blocked {
+    if s.counts.needs_approval > 0 {
         writeln!(
             w,
             "{} {} {} protected paths without an approval.",
@@ -101,14 +107,46 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             s.counts.needs_approval,
             plural(s.counts.needs_approval, "commit changes", "commits change")
         )?;
-    } else {
+    }
+    let tests_unapproved = s.tests.as_ref().map_or(0, |t| t.unapproved().len());
+    if tests_unapproved > 0 {
+        writeln!(
+            w,
+            "{} {tests_unapproved} {} or newly skipped in the test reports without an approval.",
+            ui.paint(Stream::Stdout, Role::Blocked, "BLOCKED:"),
+            plural(tests_unapproved, "test vanished", "tests vanished")
+        )?;
+    }
+    if !s.blocked {
         writeln!(
             w,
             "{} every protected change is approved.",
             ui.paint(Stream::Stdout, Role::Good, "OK:")
         )?;
     }
+    // Risk order: the test reports lead when tests vanished in a test-only range;
+    // otherwise they come after the commits of the same verdict.
+    let tests_rank = s.tests.as_ref().map(|t| {
+        if t.ranked_first() {
+            0
+        } else {
+            verdict_rank(&t.verdict)
+        }
+    });
+    let mut tests_shown = false;
+    let mut show_tests = |w: &mut dyn Write, before: usize| -> io::Result<()> {
+        if let (Some(t), Some(rank)) = (&s.tests, tests_rank)
+            && !tests_shown
+            && rank < before
+        {
+            tests_shown = true;
+            writeln!(w)?;
+            tests_text(ui, w, t, &s.head, &s.override_label)?;
+        }
+        Ok(())
+    };
     for c in s.commits.iter().filter(|c| c.verdict != Verdict::Clean) {
+        show_tests(w, verdict_rank(&c.verdict) + 1)?;
         writeln!(w)?;
         let label = if c.verdict == Verdict::NeedsApproval {
             ui.paint(Stream::Stdout, Role::Blocked, "NEEDS APPROVAL")
@@ -135,6 +173,7 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             approval_lines(w, c)?;
         }
     }
+    show_tests(w, usize::MAX)?;
     if s.counts.clean > 0 {
         writeln!(w)?;
         writeln!(
@@ -145,6 +184,16 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// 1 for what needs approval, 2 for approved, 3 for clean (0 is reserved for the test
+/// reports when they lead).
+fn verdict_rank(verdict: &Verdict) -> usize {
+    match verdict {
+        Verdict::NeedsApproval => 1,
+        Verdict::Approved(_) => 2,
+        Verdict::Clean => 3,
+    }
 }
 
 /// `git guard ci --format json`: one stable document (schema in README).
@@ -159,19 +208,23 @@ fn short(id: &str) -> &str {
 }
 
 /// Escapes a GitHub workflow-command message (`%`, CR, LF).
-fn gh_data(text: &str) -> String {
+pub(super) fn gh_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a GitHub workflow-command property (also `:` and `,`).
-fn gh_property(text: &str) -> String {
+pub(super) fn gh_property(text: &str) -> String {
     gh_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// `::error file=…,line=…::` annotations for every unapproved protected path and finding.
+/// `::error file=…,line=…::` annotations for every unapproved protected path and finding,
+/// and `::error` for each unapproved test finding of the reports.
 pub fn ci_github_annotations(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
+    if let Some(t) = &s.tests {
+        tests_annotations(w, t, &s.head)?;
+    }
     for c in s
         .commits
         .iter()
@@ -216,11 +269,22 @@ pub fn ci_markdown(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         if s.blocked { "blocked" } else { "ok" }
     )?;
     writeln!(w)?;
+    if s.test_only_vanishing {
+        writeln!(
+            w,
+            "> **Tests vanished from the reports of a range that changes only test code or runner configuration.**"
+        )?;
+        writeln!(w)?;
+    }
     if s.test_only_weakening {
         writeln!(
             w,
             "> **This range changes only protected test code and weakens it.**"
         )?;
+        writeln!(w)?;
+    }
+    if let Some(t) = s.tests.as_ref().filter(|t| t.ranked_first()) {
+        tests_markdown(w, t)?;
         writeln!(w)?;
     }
     writeln!(
@@ -273,6 +337,10 @@ pub fn ci_markdown(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             findings.join(", "),
             reason.replace('|', "\\|")
         )?;
+    }
+    if let Some(t) = s.tests.as_ref().filter(|t| !t.ranked_first()) {
+        writeln!(w)?;
+        tests_markdown(w, t)?;
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! Every word the user sees, by audience: hook and approval messages (`hook`), `check`
-//! and `log` (`check`), the CI summary (`ci`), the ledger (`ledger`), setup (`setup`)
-//! and coding agents (`agent`).
+//! and `log` (`check`), the CI summary (`ci`), the test-report comparison and test
+//! approvals (`reports`), the ledger (`ledger`), setup (`setup`) and coding agents
+//! (`agent`).
 //!
 //! Commands decide; this module says it, through the [`Ui`] it is handed. Paths are
 //! shown quoted the way git quotes them.
@@ -20,6 +21,7 @@ mod check;
 mod ci;
 mod hook;
 mod ledger;
+mod reports;
 mod setup;
 
 pub use agent::*;
@@ -27,6 +29,7 @@ pub use check::*;
 pub use ci::*;
 pub use hook::*;
 pub use ledger::*;
+pub use reports::*;
 pub use setup::*;
 
 /// Output format of `check`.

@@ -122,6 +122,15 @@ impl TestId {
     }
 }
 
+/// `<classname>::<name>`: how reports, `git guard override --tests` and the note's
+/// `Guard-Tests` trailer spell an id. Two ids that spell the same (a `::` inside a
+/// classname) are one id to an approval: a human approved what they read.
+impl std::fmt::Display for TestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}::{}", self.classname, self.name)
+    }
+}
+
 /// One `<testcase>` of a report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestCase {
@@ -279,6 +288,90 @@ impl ReportSet {
         all.sort_unstable_by(|a, b| a.0.cmp(b.0));
         all
     }
+}
+
+/// The two sides of a comparison, from `--results` (the head) and `--baseline` (the
+/// base): both read when both patterns are given, `None` when neither is.
+///
+/// # Errors
+///
+/// With a hint: one pattern without the other (a comparison needs both sides), and
+/// everything [`ReportSet::load`] refuses on either side.
+pub fn load_pair(
+    root: &Path,
+    results: Option<&str>,
+    baseline: Option<&str>,
+) -> anyhow::Result<Option<(ReportSet, ReportSet)>> {
+    match (results, baseline) {
+        (None, None) => Ok(None),
+        (Some(results), Some(baseline)) => {
+            let head = ReportSet::load(root, results, Side::Head)?;
+            let base = ReportSet::load(root, baseline, Side::Base)?;
+            Ok(Some((base, head)))
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            let (given, missing) = if results.is_some() {
+                ("--results", "--baseline")
+            } else {
+                ("--baseline", "--results")
+            };
+            Err(hinted(
+                format!(
+                    "{given} was given without {missing}: test reports are compared, head against base"
+                ),
+                "pass both: --results 'HEAD_GLOB' for the reports of the head and --baseline 'BASE_GLOB' \
+                 for those of the base commit (see README, \"CI recipes\"), or neither",
+            ))
+        }
+    }
+}
+
+/// File names that can hold test-runner configuration — which tests run, and whether
+/// failures count — besides the test code itself: `pyproject.toml` (`addopts`),
+/// `setup.cfg`, `package.json` (`jest`), `Cargo.toml`, Maven and Gradle builds, Go's
+/// module file, and the runners' own files. A range that changes only such files and
+/// test code, while tests vanish from its reports, is the shape of a deselect.
+pub const RUNNER_CONFIG_FILES: &[&str] = &[
+    "pyproject.toml",
+    "setup.cfg",
+    "setup.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "tox.ini",
+    "noxfile.py",
+    "conftest.py",
+    "package.json",
+    "Cargo.toml",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "settings.gradle",
+    "settings.gradle.kts",
+    "go.mod",
+    "Makefile",
+];
+
+/// Whether `path` (any depth) names a runner-configuration file: one of
+/// [`RUNNER_CONFIG_FILES`], a runner's own config file (`jest.config.*`,
+/// `vitest.config.*`, `.mocharc*`, `karma.conf.*`, `playwright.config.*`,
+/// `cypress.config.*`), or anything under `.nextest/` or `.config/nextest.toml`.
+pub fn is_runner_config(path: &[u8]) -> bool {
+    let path = String::from_utf8_lossy(path);
+    let name = path.rsplit('/').next().unwrap_or(&path);
+    RUNNER_CONFIG_FILES.contains(&name)
+        || [
+            "jest.config.",
+            "vitest.config.",
+            ".mocharc",
+            "karma.conf.",
+            "playwright.config.",
+            "cypress.config.",
+        ]
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+        || path.starts_with(".nextest/")
+        || path.contains("/.nextest/")
+        || path.ends_with(".config/nextest.toml")
 }
 
 /// The files a pattern matches, sorted; an error when there is none.

@@ -13,7 +13,24 @@ fn demo_replays_the_incident_and_every_defence_holds() {
         assert!(text.contains(step), "{text}");
     }
     assert!(!text.contains('✗'), "{text}");
-    assert_eq!(text.matches('✓').count(), 7, "{text}");
+    // Steps 0 to 4 as before; step 5 (the test reports) is checked below.
+    let (incident, reports) = text.split_at(text.find("== 5.").expect("step 5"));
+    assert_eq!(incident.matches('✓').count(), 7, "{text}");
+    assert_eq!(reports.matches('✓').count(), 3, "{text}");
+    // Step 5: a deselect in pyproject.toml passes the hook and the diff, and the two
+    // JUnit reports written as CI would write them stop it.
+    assert!(
+        reports
+            .contains("--results \"ci-reports/head/*.xml\" --baseline \"ci-reports/base/*.xml\""),
+        "{reports}"
+    );
+    assert!(
+        reports.contains(
+            "! test-vanished tests.test_invoice_rounding.TestInvoiceRounding::test_rate_is_exact: passed at the base, absent at the head"
+        ),
+        "{reports}"
+    );
+    assert!(reports.contains("pytest --junitxml"), "{reports}");
     assert!(text.contains("Every defence held"), "{text}");
     assert!(
         !text.contains('\u{1b}'),
@@ -27,6 +44,15 @@ fn demo_replays_the_incident_and_every_defence_holds() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&note.stdout).contains("Guard-Blocked-Attempts: 2"));
+    // Step 5's branch changes pyproject.toml alone; the reports are left beside it.
+    let changed = repo
+        .command_in("git", &demo_repo)
+        .args(["diff", "--name-only", "main~2...configure-pytest"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&changed.stdout), "pyproject.toml\n");
+    assert!(demo_repo.join("ci-reports/base/junit.xml").is_file());
+    assert!(demo_repo.join("ci-reports/head/junit.xml").is_file());
 }
 
 #[test]

@@ -26,6 +26,7 @@ const ORDER: &[(&str, &[&str])] = &[
         "judgement",
         &[
             "weakening",
+            "reports",
             "notes",
             "signature",
             "note_store",
@@ -35,7 +36,6 @@ const ORDER: &[(&str, &[&str])] = &[
             "verdict",
             "judge",
             "agent",
-            "reports",
         ],
     ),
     ("words", &["ui", "render", "prompt"]),

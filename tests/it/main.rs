@@ -24,6 +24,7 @@ mod policy_props;
 mod prompt;
 mod push;
 mod push_refs;
+mod reports;
 mod signature;
 mod staged_diff;
 mod weakening;
