@@ -1,5 +1,6 @@
 //! Real hook managers from their registries, installed once per checkout into
-//! `target/tmp/tools` (npm for husky and lefthook, PyPI for pre-commit and prek).
+//! `target/tmp/tools` (npm for husky and lefthook, PyPI for pre-commit, prek and maturin,
+//! which builds the wheel in dist.rs).
 //!
 //! When a registry cannot be reached the test that needs the tool prints why and skips;
 //! every other failure fails the test.
@@ -10,7 +11,7 @@ use std::sync::OnceLock;
 
 /// Pinned so that a run is reproducible; bump deliberately.
 const NPM_PACKAGES: [&str; 2] = ["husky@9.1.7", "lefthook@2.2.2"];
-const PYPI_PACKAGES: [&str; 2] = ["pre-commit==4.7.0", "prek==0.5.11"];
+const PYPI_PACKAGES: [&str; 3] = ["pre-commit==4.7.0", "prek==0.5.11", "maturin==1.16.0"];
 
 fn tools_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("tools")
