@@ -512,6 +512,66 @@ fn the_workflow_action_and_mirror_agree_with_the_crate() {
     assert!(hooks.contains("language: python"));
 }
 
+/// `action.yml`, read by a YAML parser (PyYAML, which pre-commit brings): a composite
+/// action whose every input reaches `dist/action.sh` as the variable it reads, and the
+/// release workflow parses too.
+#[test]
+fn action_yml_maps_every_input_onto_the_script() {
+    let Some(python) = tools::pypi_bin("python") else {
+        return;
+    };
+    let code = "import json, sys, yaml\n\
+                print(json.dumps([yaml.safe_load(open(p)) for p in sys.argv[1:]]))\n";
+    let out = Command::new(python)
+        .args(["-c", code])
+        .arg(manifest_dir().join("action.yml"))
+        .arg(manifest_dir().join(".github/workflows/release.yml"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let parsed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let action = &parsed[0];
+    assert_eq!(action["runs"]["using"], "composite");
+    let steps = action["runs"]["steps"].as_array().unwrap();
+    let runs: Vec<&str> = steps.iter().map(|s| s["run"].as_str().unwrap()).collect();
+    assert_eq!(
+        runs,
+        [
+            "\"$GITHUB_ACTION_PATH/dist/action.sh\" install",
+            "\"$GITHUB_ACTION_PATH/dist/action.sh\" check"
+        ]
+    );
+    // Every input is handed to a step, as the GUARD_* variable the script reads.
+    let mut mapped = std::collections::BTreeMap::new();
+    for step in steps {
+        for (var, value) in step["env"].as_object().unwrap() {
+            mapped.insert(var.clone(), value.as_str().unwrap().to_string());
+        }
+    }
+    let inputs = action["inputs"].as_object().unwrap();
+    for name in inputs.keys() {
+        let expr = format!("${{{{ inputs.{name} }}}}");
+        assert!(
+            mapped.values().any(|v| *v == expr),
+            "input {name} reaches no step"
+        );
+    }
+    assert_eq!(inputs["version"]["required"], true);
+    let script = std::fs::read_to_string(script("action.sh")).unwrap();
+    let read = regex::Regex::new(r"\$\{(GUARD_[A-Z0-9_]+)").unwrap();
+    for var in read.captures_iter(&script).map(|c| c[1].to_string()) {
+        assert!(mapped.contains_key(&var), "action.yml does not set {var}");
+    }
+    for var in mapped.keys() {
+        assert!(
+            script.contains(var.as_str()),
+            "dist/action.sh ignores {var}"
+        );
+    }
+    let workflow = &parsed[1];
+    assert!(workflow["jobs"]["build"]["strategy"]["matrix"]["include"].is_array());
+}
+
 /// The wheel maturin builds from this checkout (release profile, in the shared target
 /// directory so a second run only repackages), once per test run.
 fn wheel() -> Option<PathBuf> {
