@@ -50,7 +50,7 @@ fn stripped_guard() -> &'static str {
     })
 }
 
-/// `dist/archive.sh args…` with the binary under test, in a hermetic environment.
+/// `dist/archive.sh args…`, hermetic like every command here.
 fn archive_sh(repo: &TestRepo, args: &[&str]) -> Run {
     Run::from(
         repo.command_in(script("archive.sh"), &repo.root)
