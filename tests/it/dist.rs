@@ -707,6 +707,46 @@ fn both_frameworks_accept_the_mirror_manifest() {
     }
 }
 
+#[test]
+fn uv_tool_and_pipx_install_the_wheel_as_a_command() {
+    let Some(wheel) = wheel() else {
+        return;
+    };
+    let repo = TestRepo::with_history();
+    let wheel = wheel.to_str().unwrap();
+    for tool in ["uv", "pipx"] {
+        let Some(bin) = tools::pypi_bin(tool) else {
+            return;
+        };
+        let state = repo.base().join(tool);
+        let bin_dir = state.join("bin");
+        let mut cmd = repo.command_in(bin, &repo.root);
+        if tool == "uv" {
+            cmd.args(["tool", "install", "--offline", wheel])
+                .env("UV_TOOL_DIR", state.join("tools"))
+                .env("UV_TOOL_BIN_DIR", &bin_dir)
+                .env("UV_CACHE_DIR", state.join("cache"));
+        } else {
+            cmd.args(["install", "--pip-args=--no-index", wheel])
+                .env("PIPX_HOME", state.join("home"))
+                .env("PIPX_BIN_DIR", &bin_dir);
+        }
+        let out = Run::from(cmd.output().unwrap());
+        if let Some(reason) = tools::unreachable_registry(&out.all()) {
+            eprintln!("SKIPPED: {tool} could not install the wheel: {reason}");
+            continue;
+        }
+        out.expect(0);
+        let path = format!("{}:{}", bin_dir.display(), tools::path_without_guard());
+        let repo = repo.clone().with_path(path);
+        assert_eq!(
+            repo.run_ok("git", &["guard", "--version"]).trim(),
+            format!("git-guard {VERSION}"),
+            "{tool}"
+        );
+    }
+}
+
 /// The mirror hook repository (`dist/pre-commit-mirror`), committed, as pre-commit
 /// clones it; returns (url, rev).
 fn mirror_repository(repo: &TestRepo) -> (String, String) {

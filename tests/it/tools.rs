@@ -1,6 +1,6 @@
 //! Real hook managers from their registries, installed once per checkout into
-//! `target/tmp/tools` (npm for husky and lefthook, PyPI for pre-commit, prek and maturin,
-//! which builds the wheel in dist.rs).
+//! `target/tmp/tools` (npm for husky and lefthook, PyPI for pre-commit and prek, and for
+//! dist.rs maturin, which builds the wheel, and uv and pipx, which install it).
 //!
 //! When a registry cannot be reached the test that needs the tool prints why and skips;
 //! every other failure fails the test.
@@ -11,7 +11,13 @@ use std::sync::OnceLock;
 
 /// Pinned so that a run is reproducible; bump deliberately.
 const NPM_PACKAGES: [&str; 2] = ["husky@9.1.7", "lefthook@2.2.2"];
-const PYPI_PACKAGES: [&str; 3] = ["pre-commit==4.7.0", "prek==0.5.11", "maturin==1.16.0"];
+const PYPI_PACKAGES: [&str; 5] = [
+    "pre-commit==4.7.0",
+    "prek==0.5.11",
+    "maturin==1.16.0",
+    "uv==0.13.8",
+    "pipx==1.18.4",
+];
 
 fn tools_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("tools")
