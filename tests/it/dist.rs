@@ -284,6 +284,8 @@ impl PullRequest {
             .env("GUARD_LABELS", "")
             .env("GUARD_RESULTS", "")
             .env("GUARD_BASELINE", "")
+            .env("GUARD_REPOSITORY", "")
+            .env_remove("GITHUB_ACTION_PATH")
             .envs(extra.iter().copied());
         Run::from(cmd.output().unwrap())
     }
@@ -476,6 +478,39 @@ fn the_action_wants_an_exact_version_and_a_supported_runner() {
         &[("GUARD_VERSION", &format!("v{VERSION}"))],
     )
     .expect(0);
+    // Without release-url, the archive comes from the action's own repository's release,
+    // named by github.action_repository or, when a composite step leaves that empty, by
+    // the action's folder (a proxy that refuses keeps the test off the network).
+    let offline = [
+        ("HTTPS_PROXY", "http://127.0.0.1:9"),
+        ("https_proxy", "http://127.0.0.1:9"),
+    ];
+    let expected = format!(
+        "error: could not download https://github.com/acme/git-guard/releases/download/v{VERSION}/{}",
+        archive_name(LINUX_X64)
+    );
+    for repository in [
+        ("GUARD_REPOSITORY", "acme/git-guard"),
+        (
+            "GITHUB_ACTION_PATH",
+            "/home/runner/work/_actions/acme/git-guard/v1",
+        ),
+    ] {
+        let run = pr.action("install", "", &[offline[0], offline[1], repository]);
+        run.expect(2);
+        assert!(
+            run.stderr.contains(&expected),
+            "{repository:?}: {}",
+            run.stderr
+        );
+    }
+    let run = pr.action("install", "", &[offline[0], offline[1]]);
+    run.expect(2);
+    assert!(
+        run.stderr.contains("error: no repository to download from"),
+        "{}",
+        run.stderr
+    );
     let run = pr.action("nonsense", &url, &[]);
     run.expect(2);
     assert!(run.stderr.contains("error: unknown step 'nonsense'"));
