@@ -218,6 +218,10 @@ struct PullRequest {
 impl PullRequest {
     fn new() -> PullRequest {
         let author = TestRepo::with_origin();
+        // The team lets a human approve without a terminal (`override --reason` below).
+        author.write("guard.toml", "[override]\nallow_without_tty = true\n");
+        author.commit_all("policy");
+        author.git(&["push", "-q", "--no-verify", "origin", "main"]);
         let base = author.git(&["rev-parse", "HEAD"]).trim().to_string();
         author.git(&["checkout", "-q", "-b", "make-ci-green"]);
         author.write("tests/test_invoice.py", WEAKENED);
