@@ -11,6 +11,7 @@ mod ci;
 mod cli;
 mod commit;
 mod demo;
+mod dist;
 mod doctor;
 mod ecosystem;
 mod edges;

@@ -1,5 +1,6 @@
 //! Real hook managers from their registries, installed once per checkout into
-//! `target/tmp/tools` (npm for husky and lefthook, PyPI for pre-commit and prek).
+//! `target/tmp/tools` (npm for husky and lefthook, PyPI for pre-commit and prek, and for
+//! dist.rs maturin, which builds the wheel, and uv and pipx, which install it).
 //!
 //! When a registry cannot be reached the test that needs the tool prints why and skips;
 //! every other failure fails the test.
@@ -10,7 +11,13 @@ use std::sync::OnceLock;
 
 /// Pinned so that a run is reproducible; bump deliberately.
 const NPM_PACKAGES: [&str; 2] = ["husky@9.1.7", "lefthook@2.2.2"];
-const PYPI_PACKAGES: [&str; 2] = ["pre-commit==4.7.0", "prek==0.5.11"];
+const PYPI_PACKAGES: [&str; 5] = [
+    "pre-commit==4.7.0",
+    "prek==0.5.11",
+    "maturin==1.16.0",
+    "uv==0.13.8",
+    "pipx==1.18.4",
+];
 
 fn tools_dir() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("tools")
@@ -90,6 +97,14 @@ fn run_installer(cmd: &mut Command) -> Result<(), String> {
         return Ok(());
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(reason) = unreachable_registry(&stderr) {
+        return Err(reason);
+    }
+    panic!("{:?} failed:\n{stderr}", cmd.get_program());
+}
+
+/// Why an installer's output says it could not reach its registry, if it says so.
+pub fn unreachable_registry(output: &str) -> Option<String> {
     let offline = [
         "ENOTFOUND",
         "EAI_AGAIN",
@@ -99,10 +114,10 @@ fn run_installer(cmd: &mut Command) -> Result<(), String> {
         "Temporary failure in name resolution",
         "Network is unreachable",
     ];
-    if offline.iter().any(|m| stderr.contains(m)) {
-        return Err(format!("registry unreachable: {}", stderr.trim()));
-    }
-    panic!("{:?} failed:\n{stderr}", cmd.get_program());
+    offline
+        .iter()
+        .any(|m| output.contains(m))
+        .then(|| format!("registry unreachable: {}", output.trim()))
 }
 
 /// PATH with the binary under test's directory (hook managers call `git-guard` by name)
