@@ -94,7 +94,11 @@ struct Demo<'o> {
     out: &'o mut dyn Write,
     repo: PathBuf,
     guard: PathBuf,
-    gitconfig: PathBuf,
+    /// Each actor's HOME (its `.gitconfig`): only the human's holds a signing key.
+    human_home: PathBuf,
+    agent_home: PathBuf,
+    /// Whether `ssh-keygen` made the human a key, so approvals are signed.
+    signing: bool,
     colour: bool,
     failures: Vec<String>,
 }
@@ -121,17 +125,38 @@ pub fn run(keep: Option<PathBuf>, ui: &Ui, out: &mut dyn Write) -> anyhow::Resul
             tmp.path().to_path_buf()
         }
     };
-    let gitconfig = base.join(".gitconfig");
-    std::fs::write(
-        &gitconfig,
-        "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n",
-    )?;
+    let common = "[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n[advice]\n\tdetachedHead = false\n";
+    let (human_home, agent_home) = (base.join("human"), base.join("agent"));
+    for home in [&human_home, &agent_home] {
+        std::fs::create_dir_all(home)?;
+        std::fs::write(home.join(".gitconfig"), common)?;
+    }
+    // The human signs with an SSH key the agent cannot use (in real life a security key
+    // that needs a touch, or a key in the human's own agent).
+    let key = human_home.join("id_ed25519");
+    let signing = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", HUMAN.1, "-f"])
+        .arg(&key)
+        .stdin(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if signing {
+        std::fs::write(
+            human_home.join(".gitconfig"),
+            format!(
+                "{common}[gpg]\n\tformat = ssh\n[user]\n\tsigningKey = {}\n",
+                key.with_extension("pub").display()
+            ),
+        )?;
+    }
     let colour = ui.colour(Stream::Stdout);
     let mut demo = Demo {
         out,
         repo: base.join("invoices"),
         guard,
-        gitconfig,
+        human_home,
+        agent_home,
+        signing,
         colour,
         failures: Vec::new(),
     };
@@ -164,6 +189,19 @@ impl Demo<'_> {
         std::fs::write(self.repo.join("tests/test_invoice_rounding.py"), TEST)?;
         self.quiet(HUMAN, &["git", "init", "-q"])?;
         self.shown(HUMAN, &["git", "guard", "init"], true)?;
+        // The demo has no terminal for the human either, so it lets `allow` work without
+        // one: the signature, not the terminal, is what shows that a human approved.
+        let policy = self.repo.join("guard.toml");
+        let text = std::fs::read_to_string(&policy)?;
+        std::fs::write(
+            &policy,
+            text.replace("allow_without_tty = false", "allow_without_tty = true"),
+        )?;
+        if self.signing {
+            self.say("guard.toml requires approvals signed by a key in guard-signers (the human's); the demo sets allow_without_tty = true, as it has no terminal.")?;
+        } else {
+            self.say("(ssh-keygen is not installed: approvals in this demo are unsigned.)")?;
+        }
         self.quiet(HUMAN, &["git", "add", "-A"])?;
         self.quiet(
             HUMAN,
@@ -217,12 +255,19 @@ impl Demo<'_> {
         Ok(())
     }
 
-    /// Step 2: a human approves with a reason; the note records it.
+    /// Step 2: the agent's own approval is refused; a human approves, signed.
     fn human_approves(&mut self) -> anyhow::Result<()> {
         self.step(
             "2",
             "A human reads the findings and approves, with a reason",
         )?;
+        if self.signing {
+            let out = self.shown(AGENT, &["git", "guard", "allow", "--reason", REASON], false)?;
+            self.expect(
+                out.status.code() == Some(2) && text(&out).contains("no SSH signing key"),
+                "the agent's own approval is refused: it holds no key the signers file lists",
+            )?;
+        }
         self.shown(HUMAN, &["git", "guard", "allow", "--reason", REASON], true)?;
         let out = self.shown(
             HUMAN,
@@ -244,6 +289,13 @@ impl Demo<'_> {
                 && note.contains("Guard-Blocked-Attempts: 2"),
             "the note records the reason, the findings and the 2 blocked attempts",
         )?;
+        if self.signing {
+            let log = self.shown(HUMAN, &["git", "guard", "log", "HEAD~1..HEAD"], true)?;
+            self.expect(
+                text(&log).contains(&format!("signed by {}, ED25519 SHA256:", HUMAN.1)),
+                "the approval is signed with the human's key and verified against guard-signers",
+            )?;
+        }
         Ok(())
     }
 
@@ -279,6 +331,37 @@ impl Demo<'_> {
                 && ci.contains("assertions-removed"),
             "CI re-checks the range with the base commit's policy and blocks the --no-verify commit",
         )?;
+        if self.signing {
+            // The agent writes an approval note itself, in the documented format.
+            let forged = format!(
+                "git-guard: protected change approved\n\nGuard-Reason: {REASON}\nGuard-By: {} <{}>\nGuard-Via: prompt\n",
+                HUMAN.0, HUMAN.1
+            );
+            self.quiet(
+                AGENT,
+                &[
+                    "git",
+                    "notes",
+                    "--ref",
+                    "refs/notes/guard",
+                    "add",
+                    "-f",
+                    "-m",
+                    &forged,
+                    "HEAD",
+                ],
+            )?;
+            let out = self.shown(
+                AGENT,
+                &["git", "guard", "ci", &base_arg, "--no-fetch"],
+                false,
+            )?;
+            let ci = text(&out);
+            self.expect(
+                out.status.code() == Some(1) && ci.contains("unsigned approval"),
+                "a note the agent wrote itself does not count: it is not signed by a listed key",
+            )?;
+        }
         Ok(())
     }
 
@@ -441,8 +524,15 @@ impl Demo<'_> {
                 cmd.env_remove(key);
             }
         }
+        let home = if who == HUMAN {
+            &self.human_home
+        } else {
+            &self.agent_home
+        };
         cmd.env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", &self.gitconfig)
+            .env("HOME", home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
             .env("GIT_AUTHOR_NAME", who.0)
             .env("GIT_AUTHOR_EMAIL", who.1)
             .env("GIT_COMMITTER_NAME", who.0)

@@ -1,4 +1,5 @@
-//! `git guard init [--force]`: writes the commented default `guard.toml`.
+//! `git guard init [--force]`: writes the commented default `guard.toml`, and turns
+//! signed approvals on when the user already signs with an SSH key.
 
 use std::io::Write;
 
@@ -8,18 +9,45 @@ use crate::config;
 use crate::exit::{Outcome, hinted};
 use crate::render;
 use crate::repo::Repo;
+use crate::signature::{SigningKey, email_of};
+
+/// Where `init` puts the team's signers file (OpenSSH `allowed_signers` format).
+pub const SIGNERS_FILE: &str = "guard-signers";
 
 /// Writes `guard.toml` at the work tree's root; refuses to overwrite without `force`.
 pub fn run(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outcome> {
-    let path = repo.work_tree()?.join(config::FILE_NAME);
+    let root = repo.work_tree()?.to_path_buf();
+    let path = root.join(config::FILE_NAME);
     if path.exists() && !force {
         return Err(hinted(
             format!("{} already exists", path.display()),
             "keep it, or pass --force to overwrite it with the defaults",
         ));
     }
+    // git's own SSH signing key, when set up: approvals get signed and only listed keys
+    // count. The signers file starts with this user's key.
+    let signer = SigningKey::from_git_config(repo).and_then(|key| {
+        let public = key.public_key()?;
+        Some((key, public))
+    });
+    let mut text = config::EXAMPLE.to_string();
+    if let Some((_, public)) = &signer {
+        let signers = root.join(SIGNERS_FILE);
+        if !signers.exists() {
+            let identity = repo.identity();
+            let line = format!(
+                "{} namespaces=\"git-guard\" {public}\n",
+                email_of(&identity)
+            );
+            crate::atomic::write(&signers, line.as_bytes(), 0o644)
+                .with_context(|| format!("writing {}", signers.display()))?;
+        }
+        text = text
+            .replace("signers = \"\"", &format!("signers = \"{SIGNERS_FILE}\""))
+            .replace("require_signature = false", "require_signature = true");
+    }
     // Atomic, and without --force never over a file that appeared meanwhile.
-    let prepared = crate::atomic::prepare(&path, config::EXAMPLE.as_bytes(), 0o644)
+    let prepared = crate::atomic::prepare(&path, text.as_bytes(), 0o644)
         .with_context(|| format!("writing {}", path.display()))?;
     if force {
         prepared.replace(&path)
@@ -28,5 +56,9 @@ pub fn run(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outc
     }
     .with_context(|| format!("writing {}", path.display()))?;
     render::init_done(out, config::FILE_NAME)?;
+    match &signer {
+        Some((key, _)) => render::init_signing_on(out, SIGNERS_FILE, &key.describe())?,
+        None => render::init_signing_off(out)?,
+    }
     Ok(Outcome::Allowed)
 }

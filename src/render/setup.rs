@@ -76,6 +76,25 @@ pub fn init_done(w: &mut dyn Write, file: &str) -> io::Result<()> {
     )
 }
 
+/// `init` found git's SSH signing key and turned signed approvals on.
+pub fn init_signing_on(w: &mut dyn Write, signers: &str, key: &str) -> io::Result<()> {
+    writeln!(
+        w,
+        "Signed approvals are on: your SSH signing key ({key}) is in {signers}, and only\n\
+         approvals signed by a key listed there count (require_signature = true). Commit {signers} too;\n\
+         add each reviewer's key to it (README, \"Signed approvals\")."
+    )
+}
+
+/// `init` found no signing key: one line on how to make approvals unforgeable.
+pub fn init_signing_off(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "Approvals are unsigned (anyone with push access could write one): set git's SSH signing key\n\
+         (gpg.format = ssh, user.signingKey) and run `git guard init --force` to require signatures."
+    )
+}
+
 /// What `install` or `uninstall` did to one hook.
 pub fn hook_action(w: &mut dyn Write, name: &str, action: HookAction) -> io::Result<()> {
     writeln!(w, "  {name:<12} {}", action.words())

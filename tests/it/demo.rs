@@ -13,9 +13,22 @@ fn demo_replays_the_incident_and_every_defence_holds() {
         assert!(text.contains(step), "{text}");
     }
     assert!(!text.contains('✗'), "{text}");
-    // Steps 0 to 4 as before; step 5 (the test reports) is checked below.
+    // Steps 0 to 4 as before, plus the signature checks (the agent's own approval
+    // refused, the human's verified, a forged note refused); step 5 is checked below.
     let (incident, reports) = text.split_at(text.find("== 5.").expect("step 5"));
-    assert_eq!(incident.matches('✓').count(), 7, "{text}");
+    assert_eq!(incident.matches('✓').count(), 10, "{text}");
+    assert!(
+        incident.contains("the agent's own approval is refused"),
+        "{text}"
+    );
+    assert!(
+        incident.contains("signed by dana@example.invalid, ED25519 SHA256:"),
+        "{text}"
+    );
+    assert!(
+        incident.contains("a note the agent wrote itself does not count"),
+        "{text}"
+    );
     assert_eq!(reports.matches('✓').count(), 3, "{text}");
     // Step 5: a deselect in pyproject.toml passes the hook and the diff, and the two
     // JUnit reports written as CI would write them stop it.
