@@ -93,9 +93,20 @@ pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream)
             .map(|m| format!("`{}`", m.pattern))
             .collect();
         patterns.dedup(); // a rename within `tests/**` names the pattern once
+        let mut reasons: Vec<&str> = p
+            .matched
+            .iter()
+            .filter_map(|m| m.reason.as_deref())
+            .collect();
+        reasons.dedup(); // a rename names the reason once
+        let why = if reasons.is_empty() {
+            String::new()
+        } else {
+            format!("{}; ", reasons.join("; "))
+        };
         writeln!(
             w,
-            "  {} {shown}  (protected by {})",
+            "  {} {shown}  ({why}protected by {})",
             p.status.letter(),
             patterns.join(", ")
         )?;

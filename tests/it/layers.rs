@@ -26,6 +26,7 @@ const ORDER: &[(&str, &[&str])] = &[
         "judgement",
         &[
             "weakening",
+            "runner",
             "notes",
             "note_store",
             "pending",

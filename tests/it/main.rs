@@ -20,6 +20,7 @@ mod ledger;
 mod policy_props;
 mod prompt;
 mod push;
+mod runner_keys;
 mod staged_diff;
 mod weakening;
 
