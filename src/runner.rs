@@ -38,6 +38,14 @@ pub struct KeyMatch {
     pub reason: String,
 }
 
+/// One side of a change: its path, the `[protect.keys]` patterns naming it (with their
+/// keys), and its blob.
+type Side<'a> = (
+    &'a [u8],
+    Vec<(&'a KeyFile, &'a [KeyPath])>,
+    Option<git2::Oid>,
+);
+
 /// The most keys a reason names before it says "and N more".
 const REASON_KEYS: usize = 4;
 
@@ -58,9 +66,8 @@ pub fn protected_keys(change: &Change, rules: &KeyRules, blobs: &dyn Blobs) -> V
         .new_path
         .as_deref()
         .map(|p| (p, rules.for_path(p), change.new_id));
-    let named = |side: &Option<(&[u8], Vec<(&KeyFile, &[KeyPath])>, Option<git2::Oid>)>| {
-        side.as_ref().is_some_and(|(_, files, _)| !files.is_empty())
-    };
+    let named =
+        |side: &Option<Side<'_>>| side.as_ref().is_some_and(|(_, files, _)| !files.is_empty());
     if !named(&old) && !named(&new) {
         return Vec::new();
     }
@@ -79,23 +86,22 @@ pub fn protected_keys(change: &Change, rules: &KeyRules, blobs: &dyn Blobs) -> V
             }
         }
     }
-    let read = |side: &Option<(&[u8], Vec<(&KeyFile, &[KeyPath])>, Option<git2::Oid>)>,
-                which: &str|
-     -> Result<Option<(Node, KeyFormat)>, String> {
-        let Some((_, files, id)) = side else {
-            return Ok(None);
+    let read =
+        |side: &Option<Side<'_>>, which: &str| -> Result<Option<(Node, KeyFormat)>, String> {
+            let Some((_, files, id)) = side else {
+                return Ok(None);
+            };
+            let (Some((file, _)), Some(id)) = (files.first(), id) else {
+                return Ok(None);
+            };
+            let format = file.format();
+            let bytes = blobs
+                .blob(*id)
+                .ok_or_else(|| format!("the {which} content cannot be read"))?;
+            parse(&bytes, format)
+                .map(|node| Some((node, format)))
+                .map_err(|e| format!("the {which} content cannot be parsed as {format:?} ({e})"))
         };
-        let (Some((file, _)), Some(id)) = (files.first(), id) else {
-            return Ok(None);
-        };
-        let format = file.format();
-        let bytes = blobs
-            .blob(*id)
-            .ok_or_else(|| format!("the {which} content cannot be read"))?;
-        parse(&bytes, format)
-            .map(|node| Some((node, format)))
-            .map_err(|e| format!("the {which} content cannot be parsed as {format:?} ({e})"))
-    };
     let shown = String::from_utf8_lossy(change.path()).into_owned();
     let pattern = format!("[protect.keys] \"{}\"", patterns[0]);
     let outcome = read(&old, "old").and_then(|o| read(&new, "new").map(|n| (o, n)));
