@@ -589,3 +589,32 @@ fn the_hook_names_the_key_and_an_approval_binds_to_the_keyed_change() {
     let note = repo.note("HEAD").unwrap();
     assert!(note.contains("pyproject.toml"), "{note}");
 }
+
+#[test]
+fn ci_text_annotations_and_step_summary_name_the_key() {
+    let repo = TestRepo::with_history();
+    repo.write("package.json", PACKAGE_JSON);
+    repo.commit_all("package.json");
+    let base = repo.git(&["rev-parse", "HEAD"]).trim().to_string();
+    repo.write(
+        "package.json",
+        PACKAGE_JSON.replace(r#""test": "jest""#, r#""test": "jest --passWithNoTests""#),
+    );
+    repo.commit_all("make CI green");
+    let reason = "package.json: scripts.test changed";
+    let run = repo.guard(&["ci", "--base", &base, "--no-fetch"]);
+    run.expect(1);
+    assert!(run.stdout.contains(reason), "{}", run.stdout);
+    let summary = repo.base().join("summary.md");
+    let run = Run::from(
+        repo.command_in(crate::common::GUARD, &repo.root)
+            .args(["ci", "--base", &base, "--no-fetch", "--format", "github"])
+            .env("GITHUB_STEP_SUMMARY", &summary)
+            .output()
+            .unwrap(),
+    );
+    run.expect(1);
+    assert!(run.stdout.contains(reason), "{}", run.stdout);
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains(&format!("`package.json` ({reason})")), "{md}");
+}
