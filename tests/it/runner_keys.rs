@@ -618,3 +618,57 @@ fn ci_text_annotations_and_step_summary_name_the_key() {
     let md = std::fs::read_to_string(&summary).unwrap();
     assert!(md.contains(&format!("`package.json` ({reason})")), "{md}");
 }
+
+/// A Claude Code `Edit` payload for `file` in `repo`.
+fn agent_edit(repo: &TestRepo, file: &str, old: &str, new: &str) -> Run {
+    use std::io::Write;
+    let payload = serde_json::json!({
+        "session_id": "s", "cwd": repo.root, "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": { "file_path": repo.root.join(file), "old_string": old, "new_string": new },
+    });
+    let mut child = repo
+        .command_in(crate::common::GUARD, &repo.root)
+        .args(["agent-hook", "claude-code"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    Run::from(child.wait_with_output().unwrap())
+}
+
+#[test]
+fn the_agent_hook_asks_for_a_keyed_edit_and_passes_a_dependency_bump() {
+    let repo = TestRepo::with_history();
+    repo.write("package.json", PACKAGE_JSON);
+    repo.commit_all("package.json");
+    let run = agent_edit(
+        &repo,
+        "package.json",
+        r#""test": "jest""#,
+        r#""test": "jest --passWithNoTests""#,
+    );
+    run.expect(0);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(
+        v["hookSpecificOutput"]["permissionDecision"], "ask",
+        "{v:#}"
+    );
+    let reason = v["hookSpecificOutput"]["permissionDecisionReason"]
+        .as_str()
+        .unwrap();
+    assert!(
+        reason.contains("package.json: scripts.test changed"),
+        "{reason}"
+    );
+    let run = agent_edit(&repo, "package.json", "^18.2.0", "^18.3.1");
+    run.expect(0);
+    assert_eq!(run.stdout, "", "a dependency bump needs no decision");
+}
