@@ -511,9 +511,10 @@ fn build_rules(build: Build) -> &'static [BuildRule] {
                     false,
                     "excludes tasks (tests) from the build",
                 ),
-                rule(r"\bexclude\w*\b", true, "excludes tests"),
-                rule(r"\binclude\w*\b", true, "narrows the tests that run"),
-                rule(r"\bfilter\b", true, "filters the tests that run"),
+                rule(r"(^|[^.\w])exclude\w*\b", true, "excludes tests"),
+                rule(r"(^|[^.\w])include\w*\b", true, "narrows the tests that run"),
+                // `filter { … }` configures the test filter; `xs.filter { … }` is a collection.
+                rule(r"(^|[^.\w])filter\b", true, "filters the tests that run"),
                 rule(
                     r"\b(enabled|isEnabled)\s*(=\s*)?false\b",
                     true,
@@ -845,6 +846,12 @@ mod tests {
         let new = GRADLE.replace("a:b:1.0", "a:b:1.1").replace(
             "}\ntest",
             "  implementation('c:d:2') { exclude module: 'y' }\n}\ntest",
+        );
+        assert!(weakened(Build::Gradle, GRADLE, &new).is_empty());
+        // A collection's `.filter { }` inside a test block is not the test filter.
+        let new = GRADLE.replace(
+            "useJUnitPlatform()\n",
+            "useJUnitPlatform()\n  jvmArgs = allJvmArgs.filter { !it.startsWith(\"--add-opens\") }\n",
         );
         assert!(weakened(Build::Gradle, GRADLE, &new).is_empty());
         // A comment is not code.
