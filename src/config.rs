@@ -151,6 +151,16 @@ impl KeyFormat {
     }
 }
 
+impl std::fmt::Display for KeyFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KeyFormat::Toml => "TOML",
+            KeyFormat::Json => "JSON",
+            KeyFormat::Ini => "INI",
+        })
+    }
+}
+
 /// A file pattern in `[protect.keys]`: gitignore syntax, naming `.toml`, `.json`,
 /// `.cfg` or `.ini` files (the format is read from the extension).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -179,7 +189,13 @@ impl TryFrom<String> for KeyFile {
                  (leave the file out of the table instead)"
             ));
         }
-        if KeyFormat::of_name(pattern.trim_end_matches('/').as_bytes()).is_none() {
+        if pattern.ends_with('/') {
+            return Err(format!(
+                "[protect.keys] file pattern `{pattern}` names a directory; name the files \
+                 (e.g. \"config/*.json\")"
+            ));
+        }
+        if KeyFormat::of_name(pattern.as_bytes()).is_none() {
             return Err(format!(
                 "[protect.keys] file pattern `{pattern}`: cannot tell how to read it; \
                  name .toml, .json, .cfg or .ini files (e.g. \"pyproject.toml\", \"*.json\")"
@@ -597,6 +613,8 @@ mod tests {
         let e = error_of("[protect.keys]\n\"Makefile\" = [\"test\"]\n");
         assert!(e.starts_with("guard.toml:2:"), "{e}");
         assert!(e.contains("`Makefile`"), "{e}");
+        let e = error_of("[protect.keys]\n\"config/\" = [\"a\"]\n");
+        assert!(e.contains("names a directory"), "{e}");
         let e = error_of("[protect.keys]\n\"setup.cfg\" = \"tool:pytest\"\n");
         assert!(e.starts_with("guard.toml:2:"), "{e}");
     }

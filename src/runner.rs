@@ -100,7 +100,7 @@ pub fn protected_keys(change: &Change, rules: &KeyRules, blobs: &dyn Blobs) -> V
                 .ok_or_else(|| format!("the {which} content cannot be read"))?;
             parse(&bytes, format)
                 .map(|node| Some((node, format)))
-                .map_err(|e| format!("the {which} content cannot be parsed as {format:?} ({e})"))
+                .map_err(|e| format!("the {which} content cannot be parsed as {format} ({e})"))
         };
     let shown = String::from_utf8_lossy(change.path()).into_owned();
     let pattern = format!("[protect.keys] \"{}\"", patterns[0]);
@@ -464,6 +464,8 @@ impl Build {
 struct BuildRule {
     pattern: Regex,
     in_test_block_only: bool,
+    /// A setting that is no weakening when its line sets it to `false`.
+    unless_false: bool,
     what: &'static str,
 }
 
@@ -474,17 +476,22 @@ fn build_rules(build: Build) -> &'static [BuildRule] {
     let rule = |pattern: &str, in_test_block_only, what| BuildRule {
         pattern: Regex::new(pattern).expect("build rule"),
         in_test_block_only,
+        unless_false: false,
         what,
+    };
+    let setting = |pattern: &str, in_test_block_only, what| BuildRule {
+        unless_false: true,
+        ..rule(pattern, in_test_block_only, what)
     };
     match build {
         Build::Maven | Build::MavenConfig => MAVEN.get_or_init(|| {
             vec![
-                rule(
+                setting(
                     r"\b(skipTests|skipITs|maven\.test\.skip(\.exec)?)\b",
                     false,
                     "skips the tests",
                 ),
-                rule(
+                setting(
                     r"\b(testFailureIgnore|maven\.test\.failure\.ignore)\b",
                     false,
                     "ignores test failures",
@@ -494,12 +501,12 @@ fn build_rules(build: Build) -> &'static [BuildRule] {
                     true,
                     "excludes tests from surefire/failsafe",
                 ),
-                rule(r"<skip>", true, "skips surefire/failsafe"),
+                setting(r"<skip>", true, "skips surefire/failsafe"),
             ]
         }),
         Build::Gradle => GRADLE.get_or_init(|| {
             vec![
-                rule(r"\bignoreFailures\b", false, "ignores test failures"),
+                setting(r"\bignoreFailures\b", false, "ignores test failures"),
                 rule(
                     r"\btest\s*\.\s*(enabled|onlyIf|exclude\w*|filter|ignoreFailures)\b",
                     false,
@@ -512,7 +519,11 @@ fn build_rules(build: Build) -> &'static [BuildRule] {
                     "excludes tasks (tests) from the build",
                 ),
                 rule(r"(^|[^.\w])exclude\w*\b", true, "excludes tests"),
-                rule(r"(^|[^.\w])include\w*\b", true, "narrows the tests that run"),
+                rule(
+                    r"(^|[^.\w])include\w*\b",
+                    true,
+                    "narrows the tests that run",
+                ),
                 // `filter { … }` configures the test filter; `xs.filter { … }` is a collection.
                 rule(r"(^|[^.\w])filter\b", true, "filters the tests that run"),
                 rule(
@@ -601,12 +612,12 @@ fn hits(build: Build, text: &str) -> Vec<Hit> {
     for (number, line) in blanked.split('\n').enumerate() {
         let start = offset;
         offset += line.len() + 1;
-        let lower = line.to_ascii_lowercase();
-        if lower.contains("false") && !lower.contains("enabled") {
-            // `<skipTests>false</skipTests>`, `ignoreFailures = false`: not a weakening.
-            continue;
-        }
+        // `<skipTests>false</skipTests>`, `ignoreFailures = false`: not a weakening.
+        let sets_false = line.to_ascii_lowercase().contains("false");
         for rule in build_rules(build) {
+            if rule.unless_false && sets_false {
+                continue;
+            }
             let hit = rule
                 .pattern
                 .find_iter(line)
@@ -839,6 +850,16 @@ mod tests {
             weakened(Build::Gradle, "", "tasks.test.enabled = false\n").len(),
             1
         );
+        let new = GRADLE.replace(
+            "useJUnitPlatform()\n",
+            "useJUnitPlatform()\n  onlyIf { false }\n",
+        );
+        assert_eq!(weakened(Build::Gradle, GRADLE, &new).len(), 1);
+        let new = GRADLE.replace(
+            "useJUnitPlatform()\n",
+            "useJUnitPlatform()\n  ignoreFailures = false\n",
+        );
+        assert!(weakened(Build::Gradle, GRADLE, &new).is_empty());
     }
 
     #[test]
