@@ -40,27 +40,276 @@ pub struct Config {
 pub struct Protect {
     /// Gitignore-style patterns; see `policy`.
     pub paths: Vec<String>,
+    /// `[protect.keys]`: a file pattern (gitignore semantics) → the keys inside such a
+    /// file whose values are protected (see `runner`). A table given in `guard.toml`
+    /// replaces this default table entirely.
+    pub keys: BTreeMap<KeyFile, Vec<KeyPath>>,
 }
+
+/// The default `[protect].paths`: the test trees and everything that decides what
+/// "passing" means (SPEC, "Runner configuration").
+pub const DEFAULT_PATHS: [&str; 29] = [
+    "tests/**",
+    "test/**",
+    "**/__snapshots__/**",
+    "*.snap",
+    "**/testdata/**",
+    "conftest.py",
+    "pytest.ini",
+    ".pytest.ini",
+    "tox.ini",
+    "noxfile.py",
+    "jest.config.*",
+    "vitest.config.*",
+    ".mocharc*",
+    "karma.conf.*",
+    "playwright.config.*",
+    "cypress.config.*",
+    ".nextest/**",
+    ".github/workflows/**",
+    ".github/actions/**",
+    ".gitlab-ci.yml",
+    ".circleci/**",
+    "Jenkinsfile",
+    "azure-pipelines.yml",
+    ".buildkite/**",
+    "bitbucket-pipelines.yml",
+    ".travis.yml",
+    ".ci/**",
+    "CODEOWNERS",
+    ".github/CODEOWNERS",
+];
+
+/// The default `[protect.keys]` table.
+pub const DEFAULT_KEYS: [(&str, &[&str]); 4] = [
+    (
+        "pyproject.toml",
+        &["tool.pytest", "tool.coverage", "tool.hatch.envs.test"],
+    ),
+    ("setup.cfg", &["tool:pytest"]),
+    (
+        "package.json",
+        &["jest", "vitest", "mocha", "ava", "scripts.test"],
+    ),
+    (
+        "Cargo.toml",
+        &[
+            "lib.test",
+            "bin.test",
+            "test",
+            "profile.test",
+            "workspace.metadata.nextest",
+        ],
+    ),
+];
 
 impl Default for Protect {
     fn default() -> Self {
-        let paths = [
-            "tests/**",
-            "test/**",
-            "**/__snapshots__/**",
-            "*.snap",
-            "conftest.py",
-            "pytest.ini",
-            "tox.ini",
-            "jest.config.*",
-            "vitest.config.*",
-            ".github/workflows/**",
-            ".gitlab-ci.yml",
-            ".ci/**",
-        ];
+        let keys = DEFAULT_KEYS
+            .iter()
+            .map(|(file, keys)| {
+                let file = KeyFile::try_from(file.to_string()).expect("default file patterns");
+                let keys = keys
+                    .iter()
+                    .map(|k| KeyPath::try_from(k.to_string()).expect("default keys"))
+                    .collect();
+                (file, keys)
+            })
+            .collect();
         Protect {
-            paths: paths.map(String::from).to_vec(),
+            paths: DEFAULT_PATHS.map(String::from).to_vec(),
+            keys,
         }
+    }
+}
+
+/// How a file named in `[protect.keys]` is read, from its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KeyFormat {
+    /// `*.toml` (the `toml` crate).
+    Toml,
+    /// `*.json` (`serde_json`).
+    Json,
+    /// `*.cfg`, `*.ini`: Python's `configparser` dialect.
+    Ini,
+}
+
+impl KeyFormat {
+    /// The format of a file (or file pattern) named `name`, from its extension.
+    pub fn of_name(name: &[u8]) -> Option<KeyFormat> {
+        let base = name.rsplit(|b| *b == b'/').next().unwrap_or(name);
+        let ext = base.rsplit(|b| *b == b'.').next()?;
+        if ext.len() == base.len() {
+            return None;
+        }
+        match ext.to_ascii_lowercase().as_slice() {
+            b"toml" => Some(KeyFormat::Toml),
+            b"json" => Some(KeyFormat::Json),
+            b"cfg" | b"ini" => Some(KeyFormat::Ini),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for KeyFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KeyFormat::Toml => "TOML",
+            KeyFormat::Json => "JSON",
+            KeyFormat::Ini => "INI",
+        })
+    }
+}
+
+/// A file pattern in `[protect.keys]`: gitignore syntax, naming `.toml`, `.json`,
+/// `.cfg` or `.ini` files (the format is read from the extension).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct KeyFile(String);
+
+impl KeyFile {
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The format of the files it names.
+    pub fn format(&self) -> KeyFormat {
+        KeyFormat::of_name(self.0.as_bytes()).expect("checked when parsed")
+    }
+}
+
+impl TryFrom<String> for KeyFile {
+    type Error = String;
+
+    fn try_from(pattern: String) -> Result<Self, Self::Error> {
+        if pattern.starts_with('!') {
+            return Err(format!(
+                "[protect.keys] file pattern `{pattern}`: `!` is not allowed here \
+                 (leave the file out of the table instead)"
+            ));
+        }
+        if pattern.ends_with('/') {
+            return Err(format!(
+                "[protect.keys] file pattern `{pattern}` names a directory; name the files \
+                 (e.g. \"config/*.json\")"
+            ));
+        }
+        if KeyFormat::of_name(pattern.as_bytes()).is_none() {
+            return Err(format!(
+                "[protect.keys] file pattern `{pattern}`: cannot tell how to read it; \
+                 name .toml, .json, .cfg or .ini files (e.g. \"pyproject.toml\", \"*.json\")"
+            ));
+        }
+        Ok(KeyFile(pattern))
+    }
+}
+
+impl From<KeyFile> for String {
+    fn from(file: KeyFile) -> String {
+        file.0
+    }
+}
+
+impl std::fmt::Display for KeyFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A key in `[protect.keys]`: dotted segments (`tool.pytest.ini_options`); a segment
+/// holding a dot or a space is quoted (`tool."my.tool"`). It protects the value under it
+/// and everything below; in an array of tables (`[[bin]]`) it applies to every element.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct KeyPath {
+    text: String,
+    segments: Vec<String>,
+}
+
+impl KeyPath {
+    /// The key as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Its segments, unquoted.
+    pub fn segments(&self) -> &[String] {
+        &self.segments
+    }
+}
+
+impl TryFrom<String> for KeyPath {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        let bad = |why: &str| {
+            Err(format!(
+                "[protect.keys] invalid key `{text}`: {why}; keys are dotted names such as \
+                 \"tool.pytest.ini_options\" (quote a segment holding a dot: tool.\"a.b\")"
+            ))
+        };
+        let mut segments = Vec::new();
+        let mut chars = text.chars().peekable();
+        if text.is_empty() {
+            return bad("it is empty");
+        }
+        loop {
+            let mut segment = String::new();
+            if chars.peek() == Some(&'"') {
+                chars.next();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '"' {
+                        closed = true;
+                        break;
+                    }
+                    segment.push(c);
+                }
+                if !closed {
+                    return bad("a quote is not closed");
+                }
+                if segment.is_empty() {
+                    return bad("a quoted segment is empty");
+                }
+            } else {
+                while let Some(&c) = chars.peek() {
+                    if c == '.' {
+                        break;
+                    }
+                    if c.is_whitespace() || c.is_control() || "\"[]*?=,{}'\\".contains(c) {
+                        return bad(&format!(
+                            "`{c}` is not allowed in a key (quote the segment)"
+                        ));
+                    }
+                    segment.push(c);
+                    chars.next();
+                }
+                if segment.is_empty() {
+                    return bad("it has an empty segment");
+                }
+            }
+            segments.push(segment);
+            match chars.next() {
+                None => break,
+                Some('.') if chars.peek().is_some() => {}
+                Some('.') => return bad("it ends with a dot"),
+                Some(c) => return bad(&format!("`{c}` after a quoted segment")),
+            }
+        }
+        Ok(KeyPath { text, segments })
+    }
+}
+
+impl From<KeyPath> for String {
+    fn from(key: KeyPath) -> String {
+        key.text
+    }
+}
+
+impl std::fmt::Display for KeyPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
     }
 }
 
@@ -468,6 +717,50 @@ mod tests {
     fn binary_garbage_is_an_error_not_a_panic() {
         let e = Config::parse(&[0xff, 0xfe, 0x00, 0x80], "guard.toml").unwrap_err();
         assert!(format!("{e:#}").contains("not UTF-8"));
+    }
+
+    #[test]
+    fn protect_keys_parse_and_a_user_table_replaces_the_default_one() {
+        let c = Config::parse(
+            b"[protect.keys]\n\"tox.ini\" = [\"testenv.commands\", 'tool.\"a.b\".c']\n",
+            "x",
+        )
+        .unwrap();
+        assert_eq!(c.protect.keys.len(), 1);
+        let keys = &c.protect.keys[&KeyFile::try_from("tox.ini".to_string()).unwrap()];
+        assert_eq!(keys[0].segments(), ["testenv", "commands"]);
+        assert_eq!(keys[1].segments(), ["tool", "a.b", "c"]);
+        // Without a [protect.keys] table, the default one applies.
+        let c = Config::parse(b"[protect]\npaths = []\n", "x").unwrap();
+        assert_eq!(c.protect.keys, Protect::default().keys);
+        assert!(c.protect.paths.is_empty());
+    }
+
+    #[test]
+    fn invalid_protect_keys_name_the_key_line_and_column() {
+        for (key, why) in [
+            ("tool..pytest", "empty segment"),
+            (".tool", "empty segment"),
+            ("tool.", "ends with a dot"),
+            ("tool pytest", "` ` is not allowed"),
+            ("tool.\\\"pytest", "quote is not closed"),
+            ("", "empty"),
+            ("tool.*", "`*` is not allowed"),
+        ] {
+            let e = error_of(&format!(
+                "[protect.keys]\n\"pyproject.toml\" = [\"{key}\"]\n"
+            ));
+            assert!(e.starts_with("guard.toml:2:"), "{key}: {e}");
+            assert!(e.contains("invalid key"), "{key}: {e}");
+            assert!(e.contains(why), "{key}: {e}");
+        }
+        let e = error_of("[protect.keys]\n\"Makefile\" = [\"test\"]\n");
+        assert!(e.starts_with("guard.toml:2:"), "{e}");
+        assert!(e.contains("`Makefile`"), "{e}");
+        let e = error_of("[protect.keys]\n\"config/\" = [\"a\"]\n");
+        assert!(e.contains("names a directory"), "{e}");
+        let e = error_of("[protect.keys]\n\"setup.cfg\" = \"tool:pytest\"\n");
+        assert!(e.starts_with("guard.toml:2:"), "{e}");
     }
 
     #[test]

@@ -18,16 +18,19 @@ pub enum FindingKind {
     TestRemoved,
     /// A file moved from a protected path to an unprotected one.
     ProtectedMoved,
+    /// A Maven or Gradle build that skips tests, ignores their failures or excludes some.
+    RunnerConfigWeakened,
 }
 
 impl FindingKind {
     /// Every kind, in the order `guard.toml`'s default `block` list names them.
-    pub const ALL: [FindingKind; 5] = [
+    pub const ALL: [FindingKind; 6] = [
         FindingKind::SkipAdded,
         FindingKind::AssertionsRemoved,
         FindingKind::AssertionLoosened,
         FindingKind::TestRemoved,
         FindingKind::ProtectedMoved,
+        FindingKind::RunnerConfigWeakened,
     ];
 
     /// The kind's name, as `guard.toml`, notes and reports spell it.
@@ -38,6 +41,7 @@ impl FindingKind {
             FindingKind::AssertionLoosened => "assertion-loosened",
             FindingKind::TestRemoved => "test-removed",
             FindingKind::ProtectedMoved => "protected-moved",
+            FindingKind::RunnerConfigWeakened => "runner-config-weakened",
         }
     }
 

@@ -28,6 +28,7 @@ pub mod render;
 pub mod repo;
 pub mod report;
 pub mod reports;
+pub mod runner;
 pub mod settings;
 pub mod signature;
 pub mod ui;

@@ -12,6 +12,7 @@
 //!
 //! Paths are bytes (git's own representation), never required to be UTF-8.
 
+use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -19,7 +20,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
-use crate::config::{self, Config, FILE_NAME};
+use crate::config::{self, Config, FILE_NAME, KeyFile, KeyPath};
 use crate::exit::hinted;
 use crate::repo::{Repo, short_id};
 
@@ -48,6 +49,8 @@ pub struct Rules {
     pub config: Config,
     /// `[protect].paths`, compiled.
     pub paths: Policy,
+    /// `[protect.keys]`, its file patterns compiled.
+    pub keys: KeyRules,
     /// Where it came from.
     pub source: PolicySource,
     /// The `[override] signers` file (OpenSSH `allowed_signers`), read from the same
@@ -74,9 +77,16 @@ impl Rules {
                     "patterns use gitignore syntax: `tests/**`, `*.snap`, `!tests/data/big.bin`",
                 )
             })?;
+        let keys = KeyRules::new(&config.protect.keys).map_err(|e| {
+            hinted(
+                format!("{origin}: [protect.keys]: {e:#}"),
+                "file patterns use gitignore syntax: \"pyproject.toml\", \"services/*/package.json\"",
+            )
+        })?;
         Ok(Rules {
             config,
             paths,
+            keys,
             source,
             signers: None,
         })
@@ -86,9 +96,11 @@ impl Rules {
     pub fn defaults() -> Rules {
         let config = Config::default();
         let paths = Policy::new(&config.protect.paths).expect("the default patterns compile");
+        let keys = KeyRules::new(&config.protect.keys).expect("the default key patterns compile");
         Rules {
             config,
             paths,
+            keys,
             source: PolicySource::Defaults,
             signers: None,
         }
@@ -235,6 +247,45 @@ impl Policy {
     /// Whether `path` is protected.
     pub fn is_protected(&self, path: &[u8]) -> bool {
         self.protecting_pattern(path).is_some()
+    }
+}
+
+/// A compiled `[protect.keys]` table: for each file pattern, its matcher and keys.
+#[derive(Debug, Clone, Default)]
+pub struct KeyRules {
+    files: Vec<(KeyFile, Policy, Vec<KeyPath>)>,
+}
+
+impl KeyRules {
+    /// Compiles the file patterns; an invalid one is an error that names it.
+    pub fn new(table: &BTreeMap<KeyFile, Vec<KeyPath>>) -> anyhow::Result<KeyRules> {
+        let files = table
+            .iter()
+            .map(|(file, keys)| {
+                let policy = Policy::new(std::slice::from_ref(&file.as_str().to_string()))?;
+                Ok((file.clone(), policy, keys.clone()))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(KeyRules { files })
+    }
+
+    /// The patterns that name `path`, each with its keys (several patterns may name
+    /// one file; their keys all apply). `guard.toml` is never read for keys: it is
+    /// protected whole.
+    pub fn for_path(&self, path: &[u8]) -> Vec<(&KeyFile, &[KeyPath])> {
+        if path == FILE_NAME.as_bytes() {
+            return Vec::new();
+        }
+        self.files
+            .iter()
+            .filter(|(_, policy, _)| policy.is_protected(path))
+            .map(|(file, _, keys)| (file, keys.as_slice()))
+            .collect()
+    }
+
+    /// Whether the table names no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
     }
 }
 

@@ -12,8 +12,8 @@ use git2::Oid;
 use crate::changes::{BlobChange, Blobs, Change, Status};
 use crate::finding::Finding;
 use crate::policy::{Policy, Rules};
-use crate::weakening;
 use crate::weakening::rules::{Language, is_test_path};
+use crate::{runner, weakening};
 
 /// A changed file that touches a protected path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -49,8 +49,17 @@ pub struct Match {
     /// The protected path.
     #[serde(serialize_with = "crate::paths::serialize_path")]
     pub path: Vec<u8>,
-    /// The `[protect].paths` pattern (or the always-protected `guard.toml`).
+    /// The `[protect].paths` pattern (or the always-protected `guard.toml`, or the
+    /// `[protect.keys] "file pattern"` that names the file).
     pub pattern: String,
+    /// For a file protected by `[protect.keys]`: the keys whose values changed (empty
+    /// when the file could not be parsed and is protected whole).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
+    /// For a file protected by `[protect.keys]`: why, in one line
+    /// (`pyproject.toml: tool.pytest.ini_options.addopts changed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// What a set of changes does to the protected paths and the tests.
@@ -92,9 +101,25 @@ impl Report {
                         protecting_pattern(policy, change, path).map(|pattern| Match {
                             path: path.to_vec(),
                             pattern: pattern.to_string(),
+                            keys: Vec::new(),
+                            reason: None,
                         })
                     })
                     .collect();
+                // A file the paths protect whole needs no look at its keys.
+                let matched = if matched.is_empty() {
+                    runner::protected_keys(change, &rules.keys, blobs)
+                        .into_iter()
+                        .map(|k| Match {
+                            path: k.path,
+                            pattern: k.pattern,
+                            keys: k.keys,
+                            reason: Some(k.reason),
+                        })
+                        .collect()
+                } else {
+                    matched
+                };
                 protected_at[i] = !matched.is_empty();
                 (!matched.is_empty()).then(|| Protected {
                     status: change.status,
@@ -116,7 +141,9 @@ impl Report {
             .collect();
         blobs.ensure_readable(&needed_blobs(changes, &protected_at, rules))?;
         let mut findings = if config.weakening.enabled {
-            weakening::findings(changes, policy, config, blobs)
+            let mut findings = weakening::findings(changes, policy, config, blobs);
+            findings.extend(runner::build_findings(changes, blobs));
+            findings
         } else {
             Vec::new()
         };
@@ -254,7 +281,9 @@ mod tests {
             r.protected[0].matched,
             vec![Match {
                 path: b"tests/t.py".to_vec(),
-                pattern: "tests/**".into()
+                pattern: "tests/**".into(),
+                keys: Vec::new(),
+                reason: None,
             }]
         );
         assert_eq!(r.findings.len(), 1);

@@ -385,7 +385,7 @@ impl Demo<'_> {
     fn reports_catch_a_deselect(&mut self, base: &str) -> anyhow::Result<()> {
         self.step(
             "5",
-            "A deselect in runner configuration: no test file changes, the test reports see it",
+            "A deselect in runner configuration: no test file changes, yet two defences see it",
         )?;
         self.say("On a branch from the base, the agent adds to pyproject.toml `addopts = \"--deselect …::test_rate_is_exact\"`: the exact-rate test stops running, and no file under tests/ changes.")?;
         self.quiet(
@@ -399,9 +399,21 @@ impl Demo<'_> {
             &["git", "commit", "-q", "-m", "Configure pytest"],
             false,
         )?;
+        let key = "pyproject.toml: tool.pytest";
         self.expect(
-            out.status.success(),
-            "the commit hook has nothing to stop: no protected path, no test code changed",
+            out.status.code() == Some(1) && text(&out).contains(key),
+            "the commit hook names the protected key, though pyproject.toml's dependencies stay free to change",
+        )?;
+        self.quiet(
+            AGENT,
+            &[
+                "git",
+                "commit",
+                "-q",
+                "--no-verify",
+                "-m",
+                "Configure pytest",
+            ],
         )?;
         let base_arg = format!("--base={base}");
         let out = self.shown(
@@ -410,10 +422,10 @@ impl Demo<'_> {
             false,
         )?;
         self.expect(
-            out.status.success(),
-            "the diff alone looks clean to CI too: the test run still exits 0",
+            out.status.code() == Some(1) && text(&out).contains(key),
+            "past the hook with --no-verify, CI names the key too",
         )?;
-        self.say("CI also keeps what the runner reported. In a real pipeline `pytest --junitxml` writes these two files: the head's in the test job, the base's in a job on the base commit (or the base branch's latest report artifact). This machine may have no pytest, so the demo writes the two reports those runs produce: the base ran 3 tests, the head 2.")?;
+        self.say("A deselect can hide where no file rule looks (a conftest.py hook, an environment variable, a plugin), so CI also keeps what the runner reported. In a real pipeline `pytest --junitxml` writes these two files: the head's in the test job, the base's in a job on the base commit (or the base branch's latest report artifact). This machine may have no pytest, so the demo writes the two reports those runs produce: the base ran 3 tests, the head 2.")?;
         for (side, xml) in [("base", REPORT_BASE), ("head", REPORT_HEAD)] {
             let dir = self.repo.join("ci-reports").join(side);
             std::fs::create_dir_all(&dir)?;
@@ -450,7 +462,7 @@ impl Demo<'_> {
     fn finish(&mut self, held: bool, keep: Option<&Path>) -> anyhow::Result<()> {
         writeln!(self.out)?;
         if held {
-            let line = "Every defence held: 2 blocked commits, 1 approval with its reason on record, 1 --no-verify commit caught by CI, 1 deselected test caught by the test reports.";
+            let line = "Every defence held: 2 blocked commits, 1 approval with its reason on record, 1 --no-verify commit caught by CI, 1 forged note refused, 1 deselected test caught by its runner key and the test reports.";
             writeln!(
                 self.out,
                 "{}",

@@ -27,8 +27,20 @@ fn agent_denial(report: &Report) -> String {
 /// The question put to the user for an agent's edit of a protected path.
 fn agent_question(report: &Report) -> String {
     let paths: Vec<String> = report.approval_paths().iter().map(|p| path(p)).collect();
+    let mut reasons: Vec<&str> = report
+        .protected
+        .iter()
+        .flat_map(|p| &p.matched)
+        .filter_map(|m| m.reason.as_deref())
+        .collect();
+    reasons.dedup();
+    let why = if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", reasons.join("; "))
+    };
     format!(
-        "git-guard: {} protected by guard.toml (it decides whether the tests pass). \
+        "git-guard: {} protected by guard.toml{why} (it decides whether the tests pass). \
          Allow the agent to change it? The commit will still need a human's reason.",
         paths.join(", ")
     )

@@ -238,10 +238,14 @@ pub fn ci_github_annotations(w: &mut dyn Write, s: &CiSummary) -> io::Result<()>
                     gh_property(&String::from_utf8_lossy(&m.path)),
                     gh_property("git-guard: protected change without approval"),
                     gh_data(&format!(
-                        "Commit {} changes this protected path (pattern `{}`) without an approval note. \
+                        "Commit {} changes this protected path (pattern `{}`{}) without an approval note. \
                          Fix the code under test; if the test must change, a human approves in their own terminal: {}",
                         c.target,
                         m.pattern,
+                        m.reason
+                            .as_deref()
+                            .map(|r| format!(": {r}"))
+                            .unwrap_or_default(),
                         override_command(&c.target)
                     ))
                 )?;
@@ -310,7 +314,10 @@ pub fn ci_markdown(w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             .protected
             .iter()
             .flat_map(|p| &p.matched)
-            .map(|m| format!("`{}`", path(&m.path)))
+            .map(|m| match &m.reason {
+                Some(reason) => format!("`{}` ({})", path(&m.path), reason.replace('|', "\\|")),
+                None => format!("`{}`", path(&m.path)),
+            })
             .collect();
         let findings: Vec<String> = c
             .report

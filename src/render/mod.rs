@@ -97,6 +97,17 @@ pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream)
             .map(|m| format!("`{}`", m.pattern))
             .collect();
         patterns.dedup(); // a rename within `tests/**` names the pattern once
+        let mut reasons: Vec<&str> = p
+            .matched
+            .iter()
+            .filter_map(|m| m.reason.as_deref())
+            .collect();
+        reasons.dedup(); // a rename names the reason once
+        let why = if reasons.is_empty() {
+            String::new()
+        } else {
+            format!("{}; ", reasons.join("; "))
+        };
         let submodule = match &p.submodule {
             Some(s) => {
                 let side = |id: &Option<String>| {
@@ -109,7 +120,7 @@ pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream)
         };
         writeln!(
             w,
-            "  {} {shown}  (protected by {}{submodule})",
+            "  {} {shown}  ({why}protected by {}{submodule})",
             p.status.letter(),
             patterns.join(", ")
         )?;

@@ -27,6 +27,7 @@ const ORDER: &[(&str, &[&str])] = &[
         &[
             "weakening",
             "reports",
+            "runner",
             "notes",
             "signature",
             "note_store",

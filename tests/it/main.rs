@@ -26,6 +26,7 @@ mod prompt;
 mod push;
 mod push_refs;
 mod reports;
+mod runner_keys;
 mod signature;
 mod staged_diff;
 mod weakening;

@@ -38,6 +38,9 @@ fn place(repo: &TestRepo, side: &str, files: &[&str]) {
 fn deselect_branch() -> TestRepo {
     let repo = TestRepo::with_origin();
     repo.write("pyproject.toml", "[project]\nname = \"invoice\"\n");
+    // These tests isolate what the reports see: the policy leaves runner keys alone
+    // (by default `[protect.keys]` protects `tool.pytest` too; tests/it/runner_keys.rs).
+    repo.write("guard.toml", "[protect.keys]\n");
     repo.commit_all("pyproject");
     repo.git(&["switch", "-q", "-c", "feature"]);
     repo.write("pyproject.toml", DESELECT);
