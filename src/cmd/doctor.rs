@@ -30,7 +30,7 @@ pub fn run(repo: &Repo, ui: &Ui, out: &mut dyn Write) -> anyhow::Result<Outcome>
     check_git_version(repo, &mut checks);
     check_notes(repo, &notes_ref, pre_push_runs_guard, &mut checks);
     render::doctor(ui, out, &checks)?;
-    Ok(if checks.iter().any(|c| c.fix.is_some()) {
+    Ok(if checks.iter().any(|c| c.fix.is_some() && !c.warning) {
         Outcome::Blocked
     } else {
         Outcome::Allowed
@@ -45,6 +45,7 @@ fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Confi
                 "policy: {} (valid)",
                 render::policy_source(&rules.source)
             )));
+            checks.push(check_forgeability(&rules));
             rules.config
         }
         Err(e) => {
@@ -78,6 +79,45 @@ fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Confi
         }
     }
     committed
+}
+
+/// Whether an approval here can be forged by whoever can push (an agent included).
+fn check_forgeability(rules: &Rules) -> Check {
+    let approval = &rules.config.approval;
+    let listed = rules
+        .signers
+        .as_deref()
+        .map(|text| {
+            crate::signature::AllowedSigners::parse(text)
+                .entries()
+                .len()
+        })
+        .unwrap_or(0);
+    if (approval.require_signature || approval.require_presence) && listed > 0 {
+        let touch = if approval.require_presence {
+            " with a security-key touch"
+        } else {
+            ""
+        };
+        Check::ok(format!(
+            "approvals cannot be forged: each must be signed{touch} by one of the {listed} keys in {}",
+            approval.signers
+        ))
+    } else if approval.require_signature || approval.require_presence {
+        Check::fix(
+            format!(
+                "signatures are required, but {} lists no usable key: no approval can count",
+                approval.signers
+            ),
+            "add each reviewer's key: `<email> namespaces=\"git-guard\" <public key>` (README, \"Signed approvals\")",
+        )
+    } else {
+        Check::warn(
+            "approvals can be forged: unsigned ones count, and anyone with push access (an agent included) can write one",
+            "set git's SSH signing key (gpg.format = ssh, user.signingKey) and run `git guard init --force`,\n\
+             or set [override] signers and require_signature = true (README, \"Signed approvals\")",
+        )
+    }
 }
 
 /// The hooks git will run; returns whether pre-push runs git-guard (which pushes notes).

@@ -48,6 +48,8 @@ pub struct Check {
     pub finding: String,
     /// How to fix it; `None` when all is well.
     pub fix: Option<String>,
+    /// A weakness that does not stop git-guard working (shown, not counted as a problem).
+    pub warning: bool,
 }
 
 impl Check {
@@ -56,6 +58,16 @@ impl Check {
         Check {
             finding: finding.into(),
             fix: None,
+            warning: false,
+        }
+    }
+
+    /// A weakness, and what would remove it; not counted as a problem.
+    pub fn warn(finding: impl Into<String>, advice: impl Into<String>) -> Check {
+        Check {
+            finding: finding.into(),
+            fix: Some(advice.into()),
+            warning: true,
         }
     }
 
@@ -64,6 +76,7 @@ impl Check {
         Check {
             finding: finding.into(),
             fix: Some(fix.into()),
+            warning: false,
         }
     }
 }
@@ -160,19 +173,22 @@ pub fn doctor(ui: &Ui, w: &mut dyn Write, checks: &[Check]) -> io::Result<()> {
                 c.finding
             )?,
             Some(fix) => {
-                writeln!(
-                    w,
-                    "  {}  {}",
-                    ui.paint(Stream::Stdout, Role::Blocked, "FIX"),
-                    c.finding
-                )?;
+                let mark = if c.warning {
+                    ui.paint(Stream::Stdout, Role::Warning, "warn")
+                } else {
+                    ui.paint(Stream::Stdout, Role::Blocked, "FIX")
+                };
+                writeln!(w, "  {mark}  {}", c.finding)?;
                 for line in fix.lines() {
                     writeln!(w, "       {line}")?;
                 }
             }
         }
     }
-    let problems = checks.iter().filter(|c| c.fix.is_some()).count();
+    let problems = checks
+        .iter()
+        .filter(|c| c.fix.is_some() && !c.warning)
+        .count();
     if problems == 0 {
         writeln!(w, "Everything is in order.")
     } else {
