@@ -28,6 +28,7 @@ mod push_refs;
 mod reports;
 mod runner_keys;
 mod signature;
+mod signed;
 mod staged_diff;
 mod weakening;
 
