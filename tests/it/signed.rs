@@ -370,3 +370,33 @@ fn init_turns_signing_on_when_git_already_signs_with_ssh() {
         run.stdout
     );
 }
+
+#[test]
+fn require_presence_refuses_an_ordinary_key_signature_end_to_end() {
+    let (repo, _) = signed_repo();
+    // The base requires a touch: only security-key signatures with user presence count.
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "guard.toml",
+        "[override]\nsigners = \"guard-signers\"\nrequire_signature = true\nrequire_presence = true\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.commit("require a touch", &["--no-verify"]).expect(0);
+    repo.git(&["switch", "-q", "feature"]);
+    repo.git(&["rebase", "-q", "main"]);
+    repo.human(&["override", "HEAD", "--reason", REASON])
+        .expect(0);
+    let run = ci(&repo);
+    run.expect(1);
+    assert!(run.stdout.contains("no user presence"), "{}", run.stdout);
+}
+
+#[test]
+fn the_agent_without_a_terminal_cannot_approve_even_with_the_humans_identity() {
+    let (repo, _) = signed_repo();
+    let home = agent_home(&repo, None);
+    let run = as_agent(&repo, &home, &["override", "HEAD", "--reason", REASON]);
+    assert_ne!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(repo.note("HEAD"), None);
+    ci(&repo).expect(1);
+}
