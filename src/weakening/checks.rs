@@ -249,8 +249,12 @@ pub fn canonical(text: &str, rules: &Rules) -> String {
         if let Some(binds) = match_template(template, &text) {
             let a = bound(&binds, &Piece::Hole(b'A')).map(|(s, e)| &text[s..e]);
             let b = bound(&binds, &Piece::Hole(b'B')).map(|(s, e)| &text[s..e]);
+            // Only plain operands: `a == b or c` is not `b or c == a`.
+            let plain = |x: &str| !x.contains(' ');
             if let (Some(a), Some(b)) = (a, b)
                 && a > b
+                && plain(a)
+                && plain(b)
             {
                 text = fill(template, &text, &binds, true);
             }

@@ -452,7 +452,11 @@ impl File<'_> {
             }
             map
         });
-        map.get(old_line).copied().unwrap_or(old_line)
+        let last = new
+            .src
+            .line_count()
+            .saturating_sub(if new.src.code.ends_with('\n') { 2 } else { 1 });
+        map.get(old_line).copied().unwrap_or(old_line).min(last)
     }
 }
 
@@ -908,6 +912,18 @@ fn compare_pair(read: &[File], o: At, n: At) -> Vec<Finding> {
     let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
     let mut out = Vec::new();
     out.extend(compare_skips(nf, old, ou, new, nu));
+    if nu.cases < ou.cases {
+        out.push(finding(
+            nf.path,
+            FindingKind::TestRemoved,
+            Some(nu.line),
+            format!(
+                "`{}`: {} cases before, {} after",
+                nu.name, ou.cases, nu.cases
+            ),
+            Some(&nu.name),
+        ));
+    }
     // The same code, the same helpers: nothing more to compare.
     let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()];
     if same_code && o.0 == n.0 && !helpers_changed(old, new) {

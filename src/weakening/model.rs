@@ -622,7 +622,7 @@ impl<'a> Model<'a> {
         if self.language.indented() {
             // At the body's own indentation: the first code line after the header.
             let header = self.src.line_of(self.def_pos(unit));
-            let body_indent = (header + 1..line).find_map(|l| self.src.indent(l));
+            let body_indent = (header + 1..=line).find_map(|l| self.src.indent(l));
             body_indent == self.src.indent(line)
         } else {
             // Directly inside the test's outermost braces.
@@ -739,8 +739,23 @@ impl<'a> Model<'a> {
         checks::squeeze(cond)
     }
 
-    /// Names called in a unit (`name(`), for following checks into helpers.
+    /// Names called in a unit (`name(`) outside its own checks, for following checks
+    /// into helpers.
     pub fn calls(&self, unit: &Unit) -> Vec<&str> {
+        let mut out = self.all_calls(unit);
+        out.retain(|&(_, at)| {
+            !unit
+                .checks
+                .iter()
+                .any(|&c| self.checks[c].span.contains(&at))
+        });
+        let mut names: Vec<&str> = out.into_iter().map(|(n, _)| n).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
+    fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {
         let b = self.src.b();
         let mut out = Vec::new();
         let span = unit.span.clone();
@@ -756,7 +771,7 @@ impl<'a> Model<'a> {
                     j -= 1;
                 }
                 if j < end {
-                    out.push(&self.src.code[j..end]);
+                    out.push((&self.src.code[j..end], j));
                 }
             } else if self.language == Language::Ruby
                 && (b[i].is_ascii_alphabetic() || b[i] == b'_')
@@ -767,14 +782,12 @@ impl<'a> Model<'a> {
                 while j < span.end && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
                     j += 1;
                 }
-                out.push(&self.src.code[i..j]);
+                out.push((&self.src.code[i..j], i));
                 i = j;
                 continue;
             }
             i += 1;
         }
-        out.sort_unstable();
-        out.dedup();
         out
     }
 }
