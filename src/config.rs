@@ -18,7 +18,15 @@ pub const FILE_NAME: &str = "guard.toml";
 pub const EXAMPLE: &str = include_str!("../guard.toml.example");
 
 /// Languages whose markers can be extended under `[weakening.markers.<lang>]`.
-pub const LANGUAGES: [&str; 5] = ["python", "rust", "javascript", "go", "java"];
+pub const LANGUAGES: [&str; 7] = [
+    "python",
+    "rust",
+    "javascript",
+    "go",
+    "java",
+    "ruby",
+    "csharp",
+];
 
 /// The whole policy, as `guard.toml` states it (absent keys take their defaults).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -41,6 +49,19 @@ pub struct Config {
 pub struct Protect {
     /// Gitignore-style patterns; see `policy`.
     pub paths: Vec<String>,
+    /// What a change that only adds tests and checks needs under protected paths.
+    pub additions: Additions,
+}
+
+/// `[protect].additions`: whether a pure strengthening needs a reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Additions {
+    /// A change that only adds tests and checks passes without a reason.
+    #[default]
+    Allow,
+    /// It needs a reason like any other protected change.
+    Ask,
 }
 
 impl Default for Protect {
@@ -61,6 +82,7 @@ impl Default for Protect {
         ];
         Protect {
             paths: paths.map(String::from).to_vec(),
+            additions: Additions::Allow,
         }
     }
 }
@@ -297,6 +319,22 @@ mod tests {
         assert!(error_of("[weakening]\nblock = [\"skipped\"]\n").contains("`skipped`"));
         let e = error_of("[weakening.markers.cobol]\nskip = [\"X\"]\n");
         assert!(e.contains("weakening.markers.cobol"), "{e}");
+    }
+
+    #[test]
+    fn additions_is_allow_or_ask() {
+        assert_eq!(Config::default().protect.additions, Additions::Allow);
+        let c = Config::parse(b"[protect]\nadditions = \"ask\"\n", "x").unwrap();
+        assert_eq!(c.protect.additions, Additions::Ask);
+        let e = error_of("[protect]\nadditions = \"sometimes\"\n");
+        assert!(e.starts_with("guard.toml:2:13:"), "{e}");
+    }
+
+    #[test]
+    fn ruby_and_csharp_markers_parse() {
+        let c = Config::parse(b"[weakening.markers.ruby]\nskip = [\"skip_on_ci\"]\n[weakening.markers.csharp]\nskip = [\"[Quarantine\"]\n", "x").unwrap();
+        assert_eq!(c.weakening.markers["ruby"].skip, vec!["skip_on_ci"]);
+        assert_eq!(c.weakening.markers["csharp"].skip, vec!["[Quarantine"]);
     }
 
     #[test]
