@@ -1099,9 +1099,9 @@ fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             Role::Helper
         } else if (name.starts_with("test") && owner.is_none_or(|p| p.collected)) || extra_test {
             Role::Test
-        } else if PY_RUNNERS.contains(&name.as_str()) && owner.is_some() {
-            Role::Runner
-        } else if PY_FILE_RUNNERS.contains(&name.as_str()) && owner.is_none() {
+        } else if (PY_RUNNERS.contains(&name.as_str()) && owner.is_some())
+            || (PY_FILE_RUNNERS.contains(&name.as_str()) && owner.is_none())
+        {
             Role::Runner
         } else {
             Role::Helper
@@ -1495,8 +1495,8 @@ fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 // Java, Kotlin, C#: the name is the last identifier before `(`.
                 let paren = m.end() - 1;
                 let upto = code[at..paren].trim_end();
-                let name = if upto.ends_with('`') {
-                    let s = upto[..upto.len() - 1].rfind('`').unwrap_or(0);
+                let name = if let Some(inner) = upto.strip_suffix('`') {
+                    let s = inner.rfind('`').unwrap_or(0);
                     upto[s..].to_string()
                 } else {
                     let upto = upto
@@ -1572,11 +1572,14 @@ fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     body = Some(extent(b, i, i + 1, Language::Java));
                     break;
                 }
-                b'\n' if depth <= 0 && language != Language::Rust && language != Language::Go => {
-                    // Java/C# annotations and `throws` clauses may wrap; a blank line ends it.
-                    if code[i + 1..].starts_with('\n') {
-                        break;
-                    }
+                // Java/C# annotations and `throws` clauses may wrap; a blank line ends it.
+                b'\n'
+                    if depth <= 0
+                        && language != Language::Rust
+                        && language != Language::Go
+                        && code[i + 1..].starts_with('\n') =>
+                {
+                    break;
                 }
                 _ => {}
             }
