@@ -228,7 +228,7 @@ fn fill(template: &Template, source: &str, binds: &Bindings, swap: bool) -> Stri
 /// The canonical text of a check: squeezed, rewritten by the equivalence table, its
 /// symmetric operands ordered.
 pub fn canonical(text: &str, rules: &Rules) -> String {
-    let mut text = squeeze(text);
+    let mut text = unwrap_groups(&squeeze(text));
     for _ in 0..8 {
         let mut changed = false;
         for (from, to) in &rules.equivalences {
@@ -262,6 +262,89 @@ pub fn canonical(text: &str, rules: &Rules) -> String {
         }
     }
     text
+}
+
+/// Grouping parentheses around an atom dropped (`== ("…" "…")` is `== "…" "…"`,
+/// `assert (x)` is `assert x`): a reformatter adds and removes them freely. Call
+/// parentheses (after a name, `)`, `]`, `!` or `>`) and tuples stay.
+pub fn unwrap_groups(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut drop = vec![false; b.len()];
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut quote: Option<u8> = None;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q && (i == 0 || b[i - 1] != b'\\') {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' | b'`' => quote = Some(c),
+            b'(' => {
+                let prev = text[..i].bytes().next_back();
+                let grouping = prev.is_none_or(|p| {
+                    !(p.is_ascii_alphanumeric()
+                        || matches!(p, b'_' | b')' | b']' | b'!' | b'>' | b'$' | b'.'))
+                        && p < 0x80
+                });
+                stack.push((i, grouping));
+            }
+            b')' => {
+                if let Some((open, grouping)) = stack.pop()
+                    && grouping
+                    && i > open + 1
+                    && atomic(&text[open + 1..i])
+                {
+                    drop[open] = true;
+                    drop[i] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    if !drop.contains(&true) {
+        return text.to_string();
+    }
+    let kept: Vec<u8> = b
+        .iter()
+        .zip(&drop)
+        .filter(|(_, d)| !**d)
+        .map(|(c, _)| *c)
+        .collect();
+    squeeze(&String::from_utf8_lossy(&kept))
+}
+
+/// Whether squeezed text is one operand: no top-level operator, comma or word gap
+/// (string literals side by side are one).
+fn atomic(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q && b[i - 1] != b'\\' {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' | b'`' => quote = Some(c),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth > 0 => {}
+            b' ' => {
+                let quoted = |x: Option<&u8>| x.is_some_and(|q| matches!(q, b'"' | b'\''));
+                if !(quoted(b.get(i.wrapping_sub(1))) && quoted(b.get(i + 1))) {
+                    return false;
+                }
+            }
+            b',' | b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'&' | b'|'
+            | b'^' | b'?' | b':' | b';' => return false,
+            _ => {}
+        }
+    }
+    true
 }
 
 /// How strong a canonical check is.
@@ -426,6 +509,17 @@ mod tests {
             (Python, "assert (\n    x == 1\n)", "assert x == 1"),
             (Python, "self.assertEqual(a, b)", "assert b == a"),
             (Python, "assert x == 1, \"why\"", "assert 1 == x"),
+            (
+                Python,
+                "assert (str(e) == \"a long message\")",
+                "assert str(e) == (\n    \"a long message\"\n)",
+            ),
+            (Python, "assert (x), \"msg\"", "assert x, (\"msg\")"),
+            (
+                Python,
+                "assert r == (\"a\" \"b\")",
+                "assert (r == \"a\" \"b\")",
+            ),
             (
                 JavaScript,
                 "expect(xs.length).toBe(3)",

@@ -554,8 +554,30 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
         added.retain(|a| !taken.contains(a));
     }
 
+    // Checks of tests new in the change: a check moved out of a test into a new one
+    // is not lost.
+    let mut arrived_keys: Vec<HashSet<String>> = vec![HashSet::new(); read.len()];
+    for &(f, u) in &added {
+        if let Some(model) = &read[f].new {
+            let unit = &model.units[u];
+            arrived_keys[f].extend(bag(model, unit, read[f].rules).into_iter().map(|i| i.key));
+        }
+    }
+    let changed_helpers: Vec<bool> = read
+        .iter()
+        .map(|f| match (&f.old, &f.new) {
+            (Some(old), Some(new)) => helpers_changed(old, new),
+            _ => true,
+        })
+        .collect();
     for (o, n) in &pairs {
-        out.extend(compare_pair(&read, *o, *n));
+        out.extend(compare_pair(
+            &read,
+            *o,
+            *n,
+            changed_helpers[o.0],
+            &arrived_keys[n.0],
+        ));
     }
 
     // What is still missing, file by file.
@@ -605,6 +627,7 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
                 &first.name,
                 old,
                 new,
+                &HashSet::new(),
             ));
             continue;
         }
@@ -667,7 +690,16 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
                     .map(|c| file.map_line(c.line))
                     .next()
                     .unwrap_or(0);
-                out.extend(compare_bags(file, &before, &after, line, "", old, new));
+                out.extend(compare_bags(
+                    file,
+                    &before,
+                    &after,
+                    line,
+                    "",
+                    old,
+                    new,
+                    &HashSet::new(),
+                ));
             }
         }
     }
@@ -811,6 +843,18 @@ fn collect(
 ) {
     let rows = std::cell::OnceCell::new();
     for &c in &unit.checks {
+        if depth < 3
+            && let Some(helper) = model.check_callee(c).and_then(|name| {
+                model
+                    .units
+                    .iter()
+                    .find(|u| u.role == Role::Helper && u.leaf == name && u.leaf != unit.leaf)
+            })
+            && seen.insert(helper.leaf.clone())
+        {
+            collect(model, helper, rules, depth + 1, cases, false, seen, out);
+            continue;
+        }
         let (key, strength) = model.check_key(c, rules);
         let mult = if model.in_loop(unit, c) {
             *rows.get_or_init(|| model.rows(unit))
@@ -904,7 +948,13 @@ fn distinct_checks(model: &Model, unit: &Unit, rules: &Rules) -> usize {
 }
 
 /// Compares one old test with the test it became.
-fn compare_pair(read: &[File], o: At, n: At) -> Vec<Finding> {
+fn compare_pair(
+    read: &[File],
+    o: At,
+    n: At,
+    helpers_changed: bool,
+    elsewhere: &HashSet<String>,
+) -> Vec<Finding> {
     let (of, nf) = (&read[o.0], &read[n.0]);
     let (Some(old), Some(new)) = (of.old.as_ref(), nf.new.as_ref()) else {
         return Vec::new();
@@ -926,7 +976,7 @@ fn compare_pair(read: &[File], o: At, n: At) -> Vec<Finding> {
     }
     // The same code, the same helpers: nothing more to compare.
     let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()];
-    if same_code && o.0 == n.0 && !helpers_changed(old, new) {
+    if same_code && o.0 == n.0 && !helpers_changed {
         return out;
     }
     let before = bag(old, ou, of.rules);
@@ -945,7 +995,7 @@ fn compare_pair(read: &[File], o: At, n: At) -> Vec<Finding> {
         if lost.is_empty() { nu.line } else { at(&lost) }
     };
     out.extend(compare_bags(
-        nf, &before, &after, lost_line, &nu.name, old, new,
+        nf, &before, &after, lost_line, &nu.name, old, new, elsewhere,
     ));
     out
 }
@@ -963,6 +1013,7 @@ fn helpers_changed(old: &Model, new: &Model) -> bool {
 }
 
 /// Findings between two sets of checks. `line` is where a removal is reported.
+#[allow(clippy::too_many_arguments)]
 fn compare_bags(
     file: &File,
     before: &[Item],
@@ -971,13 +1022,15 @@ fn compare_bags(
     test: &str,
     old: &Model,
     new: &Model,
+    elsewhere: &HashSet<String>,
 ) -> Vec<Finding> {
     let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
     let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
     let mut seen = HashSet::new();
     let lost: Vec<&Item> = before
         .iter()
-        .filter(|i| !new_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
+        .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.contains(&i.key))
+        .filter(|i| seen.insert(i.key.as_str()))
         .collect();
     let mut seen = HashSet::new();
     let gained: Vec<&Item> = after
@@ -1120,21 +1173,38 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
     out
 }
 
-/// Helpers and hooks with the same name on both sides: loosened or removed checks in
-/// a helper, skips added to it. (A test calling it is compared through it too; the
-/// findings are the same lines and are reported once.)
+/// Helpers and hooks with the same name on both sides (the k-th of a name with the
+/// k-th: overloads and trait impls share names): loosened or removed checks in a
+/// helper a test calls, skips added to it or to a hook. (A test calling it is compared
+/// through it too; the findings are the same lines and are reported once.)
 fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let called = |m: &Model| -> HashSet<String> {
+        m.tests()
+            .flat_map(|(_, u)| m.calls(u).into_iter().map(String::from))
+            .collect()
+    };
+    let (called_old, called_new) = (called(old), called(new));
     let mut out = Vec::new();
+    let mut ordinal: HashMap<(&str, Role), usize> = HashMap::new();
     for ou in old.units.iter().filter(|u| u.role != Role::Test) {
+        let k = ordinal.entry((ou.name.as_str(), ou.role)).or_default();
+        let nth = *k;
+        *k += 1;
         let Some(nu) = new
             .units
             .iter()
-            .find(|u| u.role == ou.role && u.name == ou.name)
+            .filter(|u| u.role == ou.role && u.name == ou.name)
+            .nth(nth)
         else {
             continue;
         };
         if old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()] {
             continue;
+        }
+        if ou.role == Role::Helper
+            && !(called_old.contains(&ou.leaf) || called_new.contains(&nu.leaf))
+        {
+            continue; // not test code: production functions with asserts
         }
         if ou.role == Role::Helper && !ou.checks.is_empty() {
             let before = bag(old, ou, file.rules);
@@ -1145,12 +1215,17 @@ fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
                 .find(|i| !keys.contains(i.key.as_str()))
                 .map_or(nu.line, |i| file.map_line(i.line));
             out.extend(compare_bags(
-                file, &before, &after, line, &nu.name, old, new,
+                file,
+                &before,
+                &after,
+                line,
+                &nu.name,
+                old,
+                new,
+                &HashSet::new(),
             ));
         }
-        if ou.role == Role::Helper {
-            out.extend(compare_skips(file, old, ou, new, nu));
-        }
+        out.extend(compare_skips(file, old, ou, new, nu));
     }
     out
 }

@@ -212,7 +212,7 @@ impl<'a> Source<'a> {
 }
 
 /// What a unit is to the runner.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     /// A test the runner collects.
     Test,
@@ -367,6 +367,9 @@ impl<'a> Model<'a> {
             let start = m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
             if start < last_end {
                 continue; // inside the previous check (`expect.any(…)` in `toEqual(…)`)
+            }
+            if declares(code, start) {
+                continue; // `void assertValid(…) {`: a helper's name, not a call
             }
             let end = extent(code, start, m.end(), self.language);
             last_end = end;
@@ -735,8 +738,19 @@ impl<'a> Model<'a> {
         else {
             return checks::squeeze(header);
         };
-        let cond = cond.rsplit(';').next().unwrap_or(cond);
         checks::squeeze(cond)
+    }
+
+    /// The function a check calls, when the check is a plain call (`assertValid(x)`).
+    pub fn check_callee(&self, index: usize) -> Option<&str> {
+        let span = &self.checks[index].span;
+        let text = &self.src.code[span.clone()];
+        let end = text.find('(')?;
+        let name = text[..end].trim_end();
+        name.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            .then_some(name)
+            .filter(|n| !n.is_empty())
     }
 
     /// Names called in a unit (`name(`) outside its own checks, for following checks
@@ -790,6 +804,47 @@ impl<'a> Model<'a> {
         }
         out
     }
+}
+
+/// Whether the name at `start` is being declared: the word before it is a type or a
+/// keyword that declares (`void`, `def`, `fn`, `func`, `fun`, a return type).
+fn declares(code: &[u8], start: usize) -> bool {
+    let line_start = code[..start]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let before = code[line_start..start].trim_ascii_end();
+    let word_start = before
+        .iter()
+        .rposition(|&b| {
+            !(b.is_ascii_alphanumeric() || b == b'_' || b == b'>' || b == b'<' || b == b'?')
+        })
+        .map_or(0, |i| i + 1);
+    let word = &before[word_start..];
+    if word.is_empty() || before.len() == start - line_start {
+        return false; // nothing, or no space: `x.assertFoo`, `(assertFoo`
+    }
+    !matches!(
+        word,
+        b"return"
+            | b"await"
+            | b"yield"
+            | b"else"
+            | b"not"
+            | b"and"
+            | b"or"
+            | b"in"
+            | b"new"
+            | b"throw"
+            | b"assert"
+            | b"do"
+            | b"then"
+            | b"try"
+            | b"unless"
+            | b"if"
+            | b"go"
+            | b"defer"
+    )
 }
 
 /// Where a check starting at `start` (its pattern matched up to `matched`) ends.
@@ -1224,7 +1279,21 @@ fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             let skip = rest.len() - rest.trim_start_matches([' ', '(']).len();
             match src.string_at(after + skip) {
                 Some(r) => String::from_utf8_lossy(&src.raw[r]).into_owned(),
-                None => checks::squeeze(&src.text(after..block_end)),
+                None => {
+                    // `describe Foo::Bar do`, `it { is_expected… }`: the head line.
+                    let head = src.text(after..src.line_end(line).min(block_end));
+                    let head = head
+                        .trim()
+                        .trim_end_matches(" do")
+                        .trim_end_matches('{')
+                        .trim();
+                    let head = if head.is_empty() {
+                        checks::squeeze(&src.text(after..block_end))
+                    } else {
+                        head.to_string()
+                    };
+                    head.chars().take(80).collect()
+                }
             }
         };
         if word == "def" {
@@ -1424,10 +1493,12 @@ fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let code = &src.code;
     let b = src.b();
     let language = rules.language;
+    static JUNIT3: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
     let junit3 = language == Language::Java
-        && regex::Regex::new(r"extends\s+[\w.]*TestCase\b")
-            .map(|r| r.is_match(code))
-            .unwrap_or(false);
+        && JUNIT3
+            .get_or_init(|| regex::bytes::Regex::new(r"(?-u)extends\s+[\w.]*TestCase\b").ok())
+            .as_ref()
+            .is_some_and(|r| r.is_match(b));
     let mut units: Vec<Unit> = Vec::new();
     let mut macro_items = Vec::new();
     for m in rules.defs.find_iter(b) {

@@ -128,7 +128,16 @@ pub fn is_test_path(path: &[u8]) -> bool {
             if matches!(
                 component,
                 b"tests" | b"test" | b"__tests__" | b"spec" | b"testing" | b"e2e"
-            ) {
+            ) || [
+                &b".Tests"[..],
+                b".Test",
+                b".UnitTests",
+                b".IntegrationTests",
+                b".Specs",
+            ]
+            .iter()
+            .any(|s| component.ends_with(s))
+            {
                 return true;
             }
             continue;
@@ -266,7 +275,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Rust => Patterns {
             defs: r"\bfn[ \t]+\w+|(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+\w+[ \t]*\{|(?m)^[ \t]*[a-z_]\w*![ \t]*[({][ \t]*\w+[ \t]*,",
-            checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!|\bpanic!",
+            checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!",
             skips: r"#\[ignore\b|#\[cfg_attr[ \t]*\([^\]]*\bignore\b|#!?\[cfg[ \t]*\(|#\[should_panic\b",
             test_heads: r"#\[(?:\w+::)*test\b|#\[rstest\b|#\[test_case\b|#\[quickcheck\b|#\[proptest\b",
             equality: r"^(?:debug_)?assert_eq!|^prop_assert_eq!|^assert_\w*snapshot!|^assert!\(!?[\w.]*\.is_(?:none|empty)\(\)\)$",
@@ -279,8 +288,8 @@ fn patterns(language: Language) -> Patterns {
             checks: r"\bexpect\b(?:[ \t]*\.[ \t]*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
             skips: r"\b(?:it|test|describe|suite|context|specify)[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf)\b|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\bt[ \t]*\.[ \t]*skip[ \t]*\(|\bthis[ \t]*\.[ \t]*skip[ \t]*\(|\bskip[ \t]*:[ \t]*true\b|(?m)^[ \t]*(?:await[ \t]+)?skip[A-Z]\w*[ \t]*\(",
             test_heads: r"[^\s\S]",
-            equality: r"\.(?:toEqual|toBe|toStrictEqual|toBeCloseTo|toMatchObject|toMatchSnapshot|toMatchInlineSnapshot|toHaveLength|toHaveBeenCalledWith|toHaveBeenCalledTimes|toHaveBeenNthCalledWith|toHaveBeenLastCalledWith|toThrow|toThrowError|toBeNull|toBeUndefined|toHaveTextContent|toHaveValue|toHaveText|toHaveURL|toHaveTitle|toHaveCount|equal|equals|eql|deep\.equal|strictEqual|deepEqual|deepStrictEqual|rejects|throws|is|same|strictSame)\(.|^assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual|throws|rejects|match)\(",
-            weak: r"\.not\.|\.(?:toBeDefined|toBeTruthy|toBeFalsy|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toContain|toContainEqual|toBeInstanceOf|toHaveProperty|toHaveBeenCalled|toMatch|toBeTypeOf|toBeVisible|toThrow|ok|true|truthy|exist|notOk|falsy|like|regex|match)\(|\.to\.(?:be\.)?(?:ok|exist|true)\b|^assert\.ok\(|^assert\(",
+            equality: r"\.(?:toBeNull|toBeUndefined|toMatchSnapshot|toMatchInlineSnapshot)\(|\.(?:toEqual|toBe|toStrictEqual|toBeCloseTo|toMatchObject|toHaveLength|toHaveBeenCalledWith|toHaveBeenCalledTimes|toHaveBeenNthCalledWith|toHaveBeenLastCalledWith|toThrow|toThrowError|toBeNull|toBeUndefined|toHaveTextContent|toHaveValue|toHaveText|toHaveURL|toHaveTitle|toHaveCount|equal|equals|eql|deep\.equal|strictEqual|deepEqual|deepStrictEqual|rejects|throws|is|same|strictSame)\([^)]|^assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual|throws|rejects|match)\(",
+            weak: r"\.not\.|\.(?:toBe|toEqual|toStrictEqual)\((?:true|false)\)|\.toThrow\(\)|\.(?:toBeDefined|toBeTruthy|toBeFalsy|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toContain|toContainEqual|toBeInstanceOf|toHaveProperty|toHaveBeenCalled|toMatch|toBeTypeOf|toBeVisible|ok|true|truthy|exist|notOk|falsy|like|regex|match)\(|\.to\.(?:be\.)?(?:ok|exist|true)\b|^assert\.ok\(|^assert\(",
             conditional: r"skipIf|runIf|skip[A-Z]|\bif\b",
             inverting: r"[^\s\S]",
         },
@@ -316,11 +325,11 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::CSharp => Patterns {
             defs: r"(?m)^[ \t]*(?:\[[^\n]*\][ \t]*)*(?:(?:public|protected|private|internal|static|async|virtual|override|sealed|unsafe|new)[ \t]+)*[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+[ \t]*(?:<[^>\n]*>)?[ \t]*\(",
-            checks: r"\b(?:Assert|ClassicAssert|CollectionAssert|StringAssert)[ \t]*\.[ \t]*\w+[ \t]*\(|\.Should[ \t]*\([ \t]*\)",
+            checks: r"\b(?:Assert|ClassicAssert|CollectionAssert|StringAssert)[ \t]*\.[ \t]*\w+[ \t]*(?:<[^>\n]*>)?[ \t]*\(|\.Should\w*[ \t]*(?:<[^>\n]*>)?[ \t]*\(",
             skips: r"\bSkip[ \t]*=|\[[ \t]*(?:Ignore|Explicit)\b|,[ \t]*(?:Ignore|Explicit)\b|\bAssert[ \t]*\.[ \t]*(?:Ignore|Inconclusive)[ \t]*\(|\bSkip[ \t]*\.[ \t]*(?:If|IfNot|Unless|When)\w*[ \t]*\(|\bAssume[ \t]*\.[ \t]*That[ \t]*\(",
             test_heads: r"\b(?:Fact|Theory|Test|TestCase|TestCaseSource|TestMethod|DataTestMethod|SkippableFact|SkippableTheory)\b",
-            equality: r"^(?:Assert|ClassicAssert)\.(?:Equal|AreEqual|Same|AreSame|StrictEqual|Equivalent|Null|IsNull|Empty|IsEmpty|Single|Throws\w*|AreEquivalent)\(|Is\.EqualTo|Is\.Null\b|\.Should\(\)\.(?:Be|Equal|BeEquivalentTo|BeNull|BeEmpty|HaveCount|Throw\w*)\(",
-            weak: r"^(?:Assert|ClassicAssert)\.(?:True|IsTrue|False|IsFalse|NotNull|IsNotNull|NotEqual|AreNotEqual|NotEmpty|IsNotEmpty|Contains|InRange|Greater\w*|Less\w*|IsInstanceOf\w*|IsType|IsAssignableFrom|Matches)\(|Is\.Not\b|Is\.GreaterThan|Is\.LessThan|Is\.True|Does\.Contain|\.Should\(\)\.(?:NotBeNull|BeTrue|BeFalse|BeGreaterThan\w*|BeLessThan\w*|Contain|NotBeEmpty|NotBe)\(",
+            equality: r"^(?:Assert|ClassicAssert)\.(?:Equal|AreEqual|Same|AreSame|StrictEqual|Equivalent|Null|IsNull|Empty|IsEmpty|Single|Throws\w*|AreEquivalent)\(|Is\.EqualTo|Is\.Null\b|\.Should\(\)\.(?:Be|Equal|BeEquivalentTo|BeNull|BeEmpty|HaveCount|Throw\w*)\(|\.ShouldBe\(|\.ShouldBeNull\(|\.ShouldBeEmpty\(|\.ShouldBeThrownBy\(|\.ShouldThrow\w*",
+            weak: r"^(?:Assert|ClassicAssert)\.(?:True|IsTrue|False|IsFalse|NotNull|IsNotNull|NotEqual|AreNotEqual|NotEmpty|IsNotEmpty|Contains|InRange|Greater\w*|Less\w*|IsInstanceOf\w*|IsType|IsAssignableFrom|Matches)\(|Is\.Not\b|Is\.GreaterThan|Is\.LessThan|Is\.True|Does\.Contain|\.Should\(\)\.(?:NotBeNull|BeTrue|BeFalse|BeGreaterThan\w*|BeLessThan\w*|Contain|NotBeEmpty|NotBe)\(|\.Should(?:BeTrue|BeFalse|NotBeNull|NotBe|Contain|NotBeEmpty|BeGreaterThan\w*|BeLessThan\w*)\(",
             conditional: r"If|Unless|When|Assume",
             inverting: r"[^\s\S]",
         },
@@ -591,6 +600,16 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     ),
     (
         Language::Java,
+        "assertThat(A).isEqualTo(Boolean.TRUE)",
+        "assertThat(A).isTrue()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A).isEqualTo(Boolean.FALSE)",
+        "assertThat(A).isFalse()",
+    ),
+    (
+        Language::Java,
         "assertThat(A).isEqualTo(false)",
         "assertThat(A).isFalse()",
     ),
@@ -677,6 +696,16 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Ruby, "_(A).must_equal B", "assert_equal(B, A)"),
     // C#: xUnit, NUnit and MSTest spellings.
     (Language::CSharp, "ClassicAssert.A", "Assert.A"),
+    (
+        Language::CSharp,
+        "typeof(A).ShouldBeThrownBy(B)",
+        "Assert.Throws<A>(B)",
+    ),
+    (Language::CSharp, "A.ShouldBe(B)", "Assert.Equal(B, A)"),
+    (Language::CSharp, "A.ShouldBeTrue()", "Assert.True(A)"),
+    (Language::CSharp, "A.ShouldBeFalse()", "Assert.False(A)"),
+    (Language::CSharp, "A.ShouldBeNull()", "Assert.Null(A)"),
+    (Language::CSharp, "A.ShouldNotBeNull()", "Assert.NotNull(A)"),
     (Language::CSharp, "Assert.Equal(true, A)", "Assert.True(A)"),
     (
         Language::CSharp,
@@ -1019,6 +1048,7 @@ mod tests {
             "spec/models/user_spec.rb",
             "lib/user_spec.rb",
             "Invoice.Tests/RateTests.cs",
+            "src/FluentValidation.Tests/CascadeTester.cs",
         ] {
             assert!(is_test_path(yes.as_bytes()), "{yes}");
         }
