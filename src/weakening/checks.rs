@@ -445,6 +445,90 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
     }
 }
 
+/// What a canonical check is about: the value under `expect(…)`/`assertThat(…)`,
+/// the operands of `assert a == b` or `assert_eq!(a, b)`, the receiver of
+/// `x.must_equal`/`x.Should()`. Used to see that one exact check of a whole value
+/// covers several checks of its parts.
+pub fn subjects(key: &str) -> Vec<&str> {
+    let group = |from: usize| -> Option<&str> {
+        let b = key.as_bytes();
+        let mut depth = 0i32;
+        for (i, &c) in b.iter().enumerate().skip(from) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(&key[from + 1..i]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    for prefix in [
+        "expect.poll(",
+        "expect.soft(",
+        "expect(",
+        "assertThat(",
+        "_(",
+    ] {
+        if key.starts_with(prefix) {
+            return group(prefix.len() - 1).into_iter().collect();
+        }
+    }
+    for marker in [".must_", ".wont_", ".should", ".Should", ".to "] {
+        if let Some(i) = key.find(marker) {
+            return vec![&key[..i]];
+        }
+    }
+    fn operands(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        for part in split_top(text) {
+            if matches!(part, "t" | "tb" | "T" | "self") {
+                continue;
+            }
+            let mut rest = part;
+            while let Some(i) = rest.find("==").or_else(|| rest.find("!=")) {
+                out.push(rest[..i].trim());
+                rest = &rest[i + 2..];
+            }
+            out.push(rest.trim());
+        }
+        out
+    }
+    if let Some(body) = key.strip_prefix("assert ") {
+        return operands(body);
+    }
+    if let Some(open) = key.find('(')
+        && key.ends_with(')')
+        && key[..open]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'!'))
+        && let Some(args) = group(open)
+        && args.len() + open + 2 == key.len()
+    {
+        return operands(args);
+    }
+    Vec::new()
+}
+
+/// Whether a check about `lost` is covered by an exact check about `whole`: the same
+/// value, or a part of it (`x.a`, `x[0]`, `x.len()` under `x`).
+pub fn covers(whole: &str, lost: &str) -> bool {
+    let literal = whole.is_empty()
+        || whole
+            .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '"' | '\'' | '-' | '[' | '{'))
+        || matches!(
+            whole,
+            "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
+        );
+    !literal
+        && (lost == whole
+            || (lost.starts_with(whole) && lost[whole.len()..].starts_with(['.', '[', '('])))
+}
+
 /// Top-level comma-separated parts of an argument list.
 pub fn split_top(args: &str) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -549,6 +633,29 @@ mod tests {
         assert_ne!(
             canon(Python, "assert x == 1"),
             canon(Python, "assert x >= 1")
+        );
+    }
+
+    #[test]
+    fn an_exact_check_of_a_whole_covers_checks_of_its_parts() {
+        let rules = Rules::new(Language::JavaScript, None);
+        let whole = canonical("expect(result.issues).toMatchInlineSnapshot(`[…]`)", &rules);
+        let part = canonical("expect(result.issues[0].code).toBe(\"custom\")", &rules);
+        assert!(
+            subjects(&whole)
+                .iter()
+                .any(|w| subjects(&part).iter().any(|p| covers(w, p)))
+        );
+        let other = canonical("expect(other.code).toBe(\"custom\")", &rules);
+        assert!(
+            !subjects(&whole)
+                .iter()
+                .any(|w| subjects(&other).iter().any(|p| covers(w, p)))
+        );
+        let rules = Rules::new(Language::Python, None);
+        assert_eq!(
+            subjects(&canonical("assert r.a == 1", &rules)),
+            vec!["1", "r.a"]
         );
     }
 

@@ -15,6 +15,7 @@ pub mod lexer;
 pub mod model;
 pub mod rules;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
@@ -104,10 +105,10 @@ pub fn analyse(path: &[u8], old: &[u8], new: Option<&[u8]>, config: &Config) -> 
     };
     let rules = RuleSet::new(config);
     let file = Loaded {
-        path: path.to_vec(),
+        path: Cow::Borrowed(path),
         language,
-        old: Some(old.to_vec()),
-        new: new.map(<[u8]>::to_vec),
+        old: Some(Cow::Borrowed(old)),
+        new: new.map(Cow::Borrowed),
     };
     compare_set(std::slice::from_ref(&file), &[], &rules)
 }
@@ -342,14 +343,14 @@ fn is_binary(bytes: &[u8]) -> bool {
 }
 
 /// One changed file's contents.
-struct Loaded {
-    path: Vec<u8>,
+struct Loaded<'b> {
+    path: Cow<'b, [u8]>,
     language: Language,
-    old: Option<Vec<u8>>,
-    new: Option<Vec<u8>>,
+    old: Option<Cow<'b, [u8]>>,
+    new: Option<Cow<'b, [u8]>>,
 }
 
-impl Loaded {
+impl Loaded<'_> {
     /// Whether a quick look says a test may have gone (fewer definitions, or a delete).
     fn may_lose_tests(&self, rules: &RuleSet) -> bool {
         let (Some(old), new) = (&self.old, &self.new) else {
@@ -363,7 +364,12 @@ impl Loaded {
 }
 
 /// Reads a change's contents when it is test code in a known language.
-fn load(change: &Change, policy: &Policy, blobs: &dyn Blobs, with_old: bool) -> Option<Loaded> {
+fn load(
+    change: &Change,
+    policy: &Policy,
+    blobs: &dyn Blobs,
+    with_old: bool,
+) -> Option<Loaded<'static>> {
     // Unchanged content (an exact rename): what the move does is a path finding.
     if change.old_id.is_some() && change.new_id == change.old_id {
         return None;
@@ -402,10 +408,10 @@ fn load(change: &Change, policy: &Policy, blobs: &dyn Blobs, with_old: bool) -> 
         }
     }
     Some(Loaded {
-        path: change.path().to_vec(),
+        path: Cow::Owned(change.path().to_vec()),
         language,
-        old,
-        new,
+        old: old.map(Cow::Owned),
+        new: new.map(Cow::Owned),
     })
 }
 
@@ -1037,6 +1043,23 @@ fn compare_bags(
         .iter()
         .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
         .collect();
+    // One exact check of a whole value covers lost checks of its parts.
+    let wholes: Vec<&str> = gained
+        .iter()
+        .filter(|i| i.strength == Strength::Equality)
+        .flat_map(|i| checks::subjects(&i.key))
+        .collect();
+    let lost: Vec<&Item> = if wholes.is_empty() {
+        lost
+    } else {
+        lost.into_iter()
+            .filter(|i| {
+                !checks::subjects(&i.key)
+                    .iter()
+                    .any(|part| wholes.iter().any(|w| checks::covers(w, part)))
+            })
+            .collect()
+    };
     let sum = |items: &[&Item], f: &dyn Fn(Strength) -> bool| -> usize {
         items.iter().filter(|i| f(i.strength)).map(|i| i.mult).sum()
     };
@@ -1183,7 +1206,7 @@ fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
             .flat_map(|(_, u)| m.calls(u).into_iter().map(String::from))
             .collect()
     };
-    let (called_old, called_new) = (called(old), called(new));
+    let called_both = std::cell::OnceCell::new();
     let mut out = Vec::new();
     let mut ordinal: HashMap<(&str, Role), usize> = HashMap::new();
     for ou in old.units.iter().filter(|u| u.role != Role::Test) {
@@ -1201,6 +1224,7 @@ fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
         if old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()] {
             continue;
         }
+        let (called_old, called_new) = called_both.get_or_init(|| (called(old), called(new)));
         if ou.role == Role::Helper
             && !(called_old.contains(&ou.leaf) || called_new.contains(&nu.leaf))
         {
