@@ -988,8 +988,32 @@ fn compare_pair(
     let before = bag(old, ou, of.rules);
     let after = bag(new, nu, nf.rules);
     let line = if o.0 == n.0 { None } else { Some(nu.line) };
+    // An old line of the test, placed in the new test by a diff of the two tests
+    // alone (small: no diff of the whole file).
+    let within = |old_line: usize| -> usize {
+        let (o0, n0) = (
+            old.src.line_of(ou.span.start),
+            new.src.line_of(nu.span.start),
+        );
+        let last = new.src.line_of(nu.span.end.saturating_sub(1)).max(n0);
+        let a = &old.src.code[ou.span.clone()];
+        let b = &new.src.code[nu.span.clone()];
+        let target = old_line.saturating_sub(o0);
+        let mut mapped = None;
+        for op in TextDiff::from_lines(a, b).ops() {
+            let (o, n) = (op.old_range(), op.new_range());
+            if o.contains(&target) {
+                mapped = Some(match op {
+                    DiffOp::Delete { .. } | DiffOp::Insert { .. } => n.start,
+                    _ => n.start + (target - o.start).min(n.len().saturating_sub(1)),
+                });
+                break;
+            }
+        }
+        (n0 + mapped.unwrap_or(target)).clamp(n0, last)
+    };
     let at = |items: &[Item]| -> usize {
-        line.unwrap_or_else(|| items.first().map_or(nu.line, |i| of.map_line(i.line)))
+        line.unwrap_or_else(|| items.first().map_or(nu.line, |i| within(i.line)))
     };
     let lost_line = {
         let keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();

@@ -342,6 +342,9 @@ impl<'a> Model<'a> {
         let mut best: Option<usize> = None;
         for i in (0..upto).rev().take(64) {
             let u = &self.units[i];
+            if u.role == Role::Test && u.span.contains(&pos) {
+                return Some(i); // tests do not nest
+            }
             if u.span.contains(&pos) {
                 let better = match best {
                     None => true,
@@ -364,7 +367,16 @@ impl<'a> Model<'a> {
         let mut last_end = 0;
         let mut checks = Vec::new();
         for m in rules.checks.find_iter(code) {
-            let start = m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
+            let mut start =
+                m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
+            // `.assertEqual(`: the receiver (`self`) belongs to the check.
+            if code[start] == b'.' {
+                while start > 0
+                    && (code[start - 1].is_ascii_alphanumeric() || code[start - 1] == b'_')
+                {
+                    start -= 1;
+                }
+            }
             if start < last_end {
                 continue; // inside the previous check (`expect.any(…)` in `toEqual(…)`)
             }

@@ -265,7 +265,7 @@ fn patterns(language: Language) -> Patterns {
     match language {
         Language::Python => Patterns {
             defs: r"(?m)^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+",
-            checks: r"(?m)^[ \t]*assert\b|\b\w+\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
+            checks: r"(?m)^[ \t]*assert\b|\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
             skips: r"(?m)^[ \t]*@[\w.]*(?:skip|xfail|expectedFailure)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|^[ \t]*skip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
             test_heads: r"[^\s\S]",
             equality: r"^assert\b[^=]*[^!<>=]==[^=]|^assert\b.* is None$|^assert [\w.]+ is [\w.]+$|\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is|Raises\w*)\(",
