@@ -383,6 +383,12 @@ impl<'a> Model<'a> {
             if declares(code, start) {
                 continue; // `void assertValid(…) {`: a helper's name, not a call
             }
+            if self.language == Language::Python
+                && m.as_bytes() == b"assert"
+                && !at_line_start(code, start)
+            {
+                continue;
+            }
             let end = extent(code, start, m.end(), self.language);
             last_end = end;
             checks.push(Check {
@@ -405,6 +411,14 @@ impl<'a> Model<'a> {
         for m in rules.skips.find_iter(code) {
             let start = m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
             let text = String::from_utf8_lossy(&code[start..m.end()]).into_owned();
+            let statement = match self.language {
+                Language::Python => text.starts_with('@') || text.starts_with("skip"),
+                Language::JavaScript => text.starts_with("skip") && !text.contains(':'),
+                _ => false,
+            };
+            if statement && !at_line_start(code, start) {
+                continue;
+            }
             let line = self.src.line_of(start);
             let mut full = text.clone();
             if self.language == Language::Rust && text.starts_with('#') {
@@ -859,6 +873,18 @@ fn declares(code: &[u8], start: usize) -> bool {
     )
 }
 
+/// Whether only spaces or tabs (and an optional `await `, `export ` or `async `) come
+/// before `pos` on its line: patterns find words anywhere (so that a literal prefix
+/// makes them fast) and this keeps the ones that must start a line.
+fn at_line_start(code: &[u8], pos: usize) -> bool {
+    let line_start = code[..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let before = code[line_start..pos].trim_ascii();
+    before.is_empty() || matches!(before, b"await" | b"export" | b"async")
+}
+
 /// Where a check starting at `start` (its pattern matched up to `matched`) ends.
 fn extent(code: &[u8], start: usize, matched: usize, language: Language) -> usize {
     let limit = code.len().min(start + 4096);
@@ -1117,6 +1143,9 @@ fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         let text = &code[m.start()..m.end()];
         let trimmed = text.trim_start();
         let def_at = m.start() + (text.len() - trimmed.len());
+        if !at_line_start(src.b(), def_at) {
+            continue;
+        }
         let line = src.line_of(def_at);
         let indent = src.indent(line).unwrap_or(0);
         while stack
@@ -1397,6 +1426,17 @@ fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         let trimmed = text.trim_start();
         let at = m.start() + (text.len() - trimmed.len());
         let line = src.line_of(at);
+        // A wrapper (`testWithSyncEsm("…", …)`) is only a test as a statement.
+        let wrapper = ["test", "it"].iter().any(|w| {
+            trimmed.starts_with(w)
+                && trimmed
+                    .as_bytes()
+                    .get(w.len())
+                    .is_some_and(|c| c.is_ascii_uppercase() || *c == b'_')
+        });
+        if wrapper && !at_line_start(b, at) {
+            continue;
+        }
         // `regex.test(s)`, `obj.it(…)`, `function test(` are not tests.
         let before = code[..at].trim_end();
         if before.ends_with('.')
@@ -1526,6 +1566,9 @@ fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             Language::Rust if trimmed.contains("mod") && trimmed.ends_with('{') => continue,
             Language::Rust => {
                 // An item-level macro call whose first argument names a test.
+                if !at_line_start(b, at) {
+                    continue;
+                }
                 let bang = trimmed.find('!').unwrap_or(0);
                 let mac = &trimmed[..bang];
                 if matches!(

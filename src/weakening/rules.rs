@@ -264,9 +264,9 @@ struct Patterns {
 fn patterns(language: Language) -> Patterns {
     match language {
         Language::Python => Patterns {
-            defs: r"(?m)^[ \t]*(?:(?:async[ \t]+)?def|class)[ \t]+\w+",
-            checks: r"(?m)^[ \t]*assert\b|\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
-            skips: r"(?m)^[ \t]*@[\w.]*(?:skip|xfail|expectedFailure)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|^[ \t]*skip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
+            defs: r"\b(?:async[ \t]+)?def[ \t]+\w+|\bclass[ \t]+\w+",
+            checks: r"\bassert\b|\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
+            skips: r"@[\w.]*(?:skip|xfail|expectedFailure)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|\bskip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
             test_heads: r"[^\s\S]",
             equality: r"^assert\b[^=]*[^!<>=]==[^=]|^assert\b.* is None$|^assert [\w.]+ is [\w.]+$|\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is|Raises\w*)\(",
             weak: r"^assert\b|\.assert(?:True|False|IsNotNone|IsNone|Greater|GreaterEqual|Less|LessEqual|In|NotIn|NotEqual|NotAlmostEqual|IsNot|IsInstance|Regex)\w*\(",
@@ -274,7 +274,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"AssertionError",
         },
         Language::Rust => Patterns {
-            defs: r"\bfn[ \t]+\w+|(?m)^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+\w+[ \t]*\{|(?m)^[ \t]*[a-z_]\w*![ \t]*[({][ \t]*\w+[ \t]*,",
+            defs: r"\bfn[ \t]+\w+|\b[a-z_]\w*![ \t]*[({][ \t]*\w+[ \t]*,",
             checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!",
             skips: r"#\[ignore\b|#\[cfg_attr[ \t]*\([^\]]*\bignore\b|#!?\[cfg[ \t]*\(|#\[should_panic\b",
             test_heads: r"#\[(?:\w+::)*test\b|#\[rstest\b|#\[test_case\b|#\[quickcheck\b|#\[proptest\b",
@@ -284,9 +284,9 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"should_panic",
         },
         Language::JavaScript => Patterns {
-            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential))*[ \t]*[(`]|(?m)^[ \t]*(?:test|it)[A-Z_]\w*[ \t]*\([ \t]*['`]|(?m)^[ \t]*(?:test|it)[A-Z_]\w*[ \t]*\([ \t]*\x22|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|(?m)^[ \t]*(?:export[ \t]+)?(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
+            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\([ \t]*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
             checks: r"\bexpect\b(?:[ \t]*\.[ \t]*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
-            skips: r"\b(?:it|test|describe|suite|context|specify)[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf)\b|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\bt[ \t]*\.[ \t]*skip[ \t]*\(|\bthis[ \t]*\.[ \t]*skip[ \t]*\(|\bskip[ \t]*:[ \t]*true\b|(?m)^[ \t]*(?:await[ \t]+)?skip[A-Z]\w*[ \t]*\(",
+            skips: r"\b(?:it|test|describe|suite|context|specify)[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf)\b|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\bt[ \t]*\.[ \t]*skip[ \t]*\(|\bthis[ \t]*\.[ \t]*skip[ \t]*\(|\bskip[ \t]*:[ \t]*true\b|\bskip[A-Z]\w*[ \t]*\(",
             test_heads: r"[^\s\S]",
             equality: r"\.(?:toBeNull|toBeUndefined|toMatchSnapshot|toMatchInlineSnapshot)\(|\.(?:toEqual|toBe|toStrictEqual|toBeCloseTo|toMatchObject|toHaveLength|toHaveBeenCalledWith|toHaveBeenCalledTimes|toHaveBeenNthCalledWith|toHaveBeenLastCalledWith|toThrow|toThrowError|toBeNull|toBeUndefined|toHaveTextContent|toHaveValue|toHaveText|toHaveURL|toHaveTitle|toHaveCount|equal|equals|eql|deep\.equal|strictEqual|deepEqual|deepStrictEqual|rejects|throws|is|same|strictSame)\([^)]|^assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual|throws|rejects|match)\(",
             weak: r"\.not\.|\.(?:toBe|toEqual|toStrictEqual)\((?:true|false)\)|\.toThrow\(\)|\.(?:toBeDefined|toBeTruthy|toBeFalsy|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toContain|toContainEqual|toBeInstanceOf|toHaveProperty|toHaveBeenCalled|toMatch|toBeTypeOf|toBeVisible|ok|true|truthy|exist|notOk|falsy|like|regex|match)\(|\.to\.(?:be\.)?(?:ok|exist|true)\b|^assert\.ok\(|^assert\(",
@@ -305,7 +305,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Java => Patterns {
             defs: r"(?m)^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|override|open|suspend|internal|inline)[ \t]+)*(?:fun[ \t]+(?:<[^>\n]*>[ \t]*)?(?:\w+|`[^`\n]*`)|(?:<[^>\n]*>[ \t]*)?[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+)[ \t]*\(",
-            checks: r"\bassert\w*[ \t]*\(|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\s(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
+            checks: r"\bassert\w*[ \t]*\(|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
             skips: r"@(?:Disabled|Ignore|Disabled\w+|Enabled\w+)\b|\bAssumptions?[ \t]*\.[ \t]*assume\w*[ \t]*\(|\bassume[A-Z]\w*[ \t]*\(",
             test_heads: r"@(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\b",
             equality: r"^assert(?:Equals|ArrayEquals|IterableEquals|LinesMatch|Same|Null|Throws)\(|\.(?:isEqualTo|isSameAs|containsExactly|isEqualByComparingTo|hasSize|isEmpty|isNull|hasMessage|containsExactlyInAnyOrder)\(|\b(?:equalTo|is)\(|shouldBe",
