@@ -560,13 +560,25 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
         added.retain(|a| !taken.contains(a));
     }
 
-    // Checks of tests new in the change: a check moved out of a test into a new one
-    // is not lost.
-    let mut arrived_keys: Vec<HashSet<String>> = vec![HashSet::new(); read.len()];
+    // Checks that appear in the change (in new tests, or new in changed ones): a
+    // check moved out of one test into another, in any file, is not lost.
+    let mut appeared: HashSet<String> = HashSet::new();
     for &(f, u) in &added {
         if let Some(model) = &read[f].new {
-            let unit = &model.units[u];
-            arrived_keys[f].extend(bag(model, unit, read[f].rules).into_iter().map(|i| i.key));
+            appeared.extend(
+                bag(model, &model.units[u], read[f].rules)
+                    .into_iter()
+                    .map(|i| i.key),
+            );
+        }
+    }
+    for &(o, n) in &pairs {
+        let (Some(old), Some(new)) = (read[o.0].old.as_ref(), read[n.0].new.as_ref()) else {
+            continue;
+        };
+        let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
+        if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()] {
+            appeared.extend(own_keys(Some(new), nu, read[n.0].rules));
         }
     }
     let changed_helpers: Vec<bool> = read
@@ -577,13 +589,7 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
         })
         .collect();
     for (o, n) in &pairs {
-        out.extend(compare_pair(
-            &read,
-            *o,
-            *n,
-            changed_helpers[o.0],
-            &arrived_keys[n.0],
-        ));
+        out.extend(compare_pair(&read, *o, *n, changed_helpers[o.0], &appeared));
     }
 
     // What is still missing, file by file.
