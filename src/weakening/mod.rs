@@ -639,7 +639,7 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
                 &first.name,
                 old,
                 new,
-                &HashSet::new(),
+                &appeared,
             ));
             continue;
         }
@@ -902,13 +902,18 @@ fn collect(
                     };
                 collect(model, h, rules, depth + 1, cases * rows, false, seen, out);
             }
-            None if check_like(name) && depth == 0 => out.push(Item {
-                key: format!("call:{name}"),
-                strength: Strength::Other,
-                line: unit.line,
-                mult: cases,
-                own,
-            }),
+            // A check-like helper from elsewhere: each call counts as a check.
+            None if check_like(name) && depth == 0 => {
+                for text in model.call_texts(unit, name) {
+                    out.push(Item {
+                        key: format!("call:{text}"),
+                        strength: Strength::Other,
+                        line: unit.line,
+                        mult: cases,
+                        own,
+                    });
+                }
+            }
             None => {}
         }
     }

@@ -709,7 +709,23 @@ impl<'a> Model<'a> {
                 if open < unit.span.start {
                     break;
                 }
-                let header_line = self.src.line_of(open);
+                // The statement that opens the block may start lines above, before a
+                // table literal (`for _, v := range []struct{…}{…} {`).
+                let mut head = open;
+                let b = self.src.b();
+                loop {
+                    let before = b[..head].trim_ascii_end();
+                    match before.last() {
+                        Some(b'}' | b')' | b']') if before.len() > unit.span.start => {
+                            match matching_open(b, before.len() - 1) {
+                                Some(o) if o >= unit.span.start => head = o,
+                                _ => break,
+                            }
+                        }
+                        _ => break,
+                    }
+                }
+                let header_line = self.src.line_of(head);
                 let header = &self.src.code[self.src.line_start(header_line)..open];
                 let h = header.trim_start();
                 if h.starts_with("for ")
@@ -793,6 +809,18 @@ impl<'a> Model<'a> {
         names.sort_unstable();
         names.dedup();
         names
+    }
+
+    /// Each call of `name` in a unit, as squeezed text (`assertNoErr(t,c.Execute())`).
+    pub fn call_texts(&self, unit: &Unit, name: &str) -> Vec<String> {
+        self.all_calls(unit)
+            .into_iter()
+            .filter(|&(n, _)| n == name)
+            .map(|(_, at)| {
+                let end = extent(self.src.b(), at, at + name.len(), self.language);
+                checks::squeeze(&self.src.text(at..end.max(at)))
+            })
+            .collect()
     }
 
     fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {
