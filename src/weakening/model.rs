@@ -1653,19 +1653,15 @@ fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     let s = inner.rfind('`').unwrap_or(0);
                     upto[s..].to_string()
                 } else {
-                    let upto = upto
-                        .trim_end_matches(|c: char| {
-                            c == '>'
-                                || c.is_ascii_alphanumeric()
-                                || c == '_'
-                                || c == '<'
-                                || c == ','
-                                || c == ' '
-                        })
-                        .len();
-                    let raw = code[at + upto..paren].trim();
-                    let raw = raw.split('<').next().unwrap_or(raw);
-                    raw.rsplit([' ', '\t']).next().unwrap_or(raw).to_string()
+                    // `Foo<T>(` (C#): the type parameters are not the name.
+                    let upto = match upto.strip_suffix('>') {
+                        Some(_) => upto[..upto.rfind('<').unwrap_or(upto.len())].trim_end(),
+                        None => upto,
+                    };
+                    let start = upto
+                        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .map_or(0, |i| i + 1);
+                    upto[start..].to_string()
                 };
                 if matches!(
                     name.as_str(),

@@ -309,7 +309,7 @@ fn patterns(language: Language) -> Patterns {
             skips: r"@(?:Disabled|Ignore|Disabled\w+|Enabled\w+)\b|\bAssumptions?[ \t]*\.[ \t]*assume\w*[ \t]*\(|\bassume[A-Z]\w*[ \t]*\(",
             test_heads: r"@(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\b",
             equality: r"^assert(?:Equals|ArrayEquals|IterableEquals|LinesMatch|Same|Null|Throws)\(|\.(?:isEqualTo|isSameAs|containsExactly|isEqualByComparingTo|hasSize|isEmpty|isNull|hasMessage|containsExactlyInAnyOrder)\(|\b(?:equalTo|is)\(|shouldBe",
-            weak: r"^assert(?:True|False|NotNull|NotEquals|NotSame)\(|\.(?:isNotNull|isNotEmpty|isPositive|isGreaterThan|isGreaterThanOrEqualTo|isLessThan|isLessThanOrEqualTo|isTrue|isFalse|contains|isNotEqualTo|matches|startsWith|endsWith|isInstanceOf)\(|\b(?:notNullValue|greaterThan|greaterThanOrEqualTo|lessThan|lessThanOrEqualTo|anything|containsString|hasItem|not)\(",
+            weak: r"^assert(?:True|False|NotNull|NotEquals|NotSame)\(|\.(?:isNotNull|isNotEmpty|isPositive|isGreaterThan|isGreaterThanOrEqualTo|isLessThan|isLessThanOrEqualTo|isTrue|isFalse|contains|isNotEqualTo|matches|startsWith|endsWith|isInstanceOf|containsAtLeast\w*|containsAnyOf|containsAnyIn|isAtLeast|isAtMost)\(|\b(?:notNullValue|greaterThan|greaterThanOrEqualTo|lessThan|lessThanOrEqualTo|anything|containsString|hasItem|not)\(",
             conditional: r"On|If|assume",
             inverting: r"[^\s\S]",
         },
