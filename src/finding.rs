@@ -77,6 +77,9 @@ pub struct Finding {
     pub detail: String,
     /// Whether the policy makes this finding need an override.
     pub blocking: bool,
+    /// The test it is about (qualified by class or suite), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
 }
 
 impl Finding {

@@ -75,6 +75,10 @@ pub struct Report {
     /// path in [`Report::approval_paths`], by object id.
     #[serde(skip)]
     pub required: Vec<BlobChange>,
+    /// Test files on protected paths that only gain tests and checks, let through
+    /// without a reason under `[protect] additions = "allow"`.
+    #[serde(serialize_with = "crate::paths::serialize_paths")]
+    pub strengthened: Vec<Vec<u8>>,
 }
 
 impl Report {
@@ -150,11 +154,45 @@ impl Report {
         for finding in &mut findings {
             finding.blocking = config.blocks(finding.kind);
         }
+        // `[protect] additions = "allow"`: a test file that only gains tests and checks
+        // passes without a reason, even on a protected path (never guard.toml, the
+        // signers file, runner configuration, conftest or fixtures: the analyser says
+        // which files qualify).
+        let mut strengthened = Vec::new();
+        let protected = if config.protect.additions == crate::config::Additions::Allow {
+            let mut kept = Vec::with_capacity(protected.len());
+            for p in protected {
+                let change = changes.iter().find(|c| {
+                    c.new_path == p.new_path && c.old_path == p.old_path && c.status == p.status
+                });
+                let always = p.matched.iter().any(|m| {
+                    m.pattern == crate::policy::ALWAYS
+                        || m.pattern == crate::policy::SIGNERS
+                        || m.reason.is_some()
+                });
+                match change {
+                    Some(c)
+                        if !always
+                            && !findings
+                                .iter()
+                                .any(|f| Some(&f.path) == c.new_path.as_ref())
+                            && weakening::is_strengthening(c, config, blobs) =>
+                    {
+                        strengthened.push(c.path().to_vec());
+                    }
+                    _ => kept.push(p),
+                }
+            }
+            kept
+        } else {
+            protected
+        };
         let mut report = Report {
             files_changed: changes.len(),
             protected,
             findings,
             required: Vec::new(),
+            strengthened,
         };
         let paths = report.approval_paths();
         report.required = changes

@@ -17,7 +17,15 @@ pub const FILE_NAME: &str = "guard.toml";
 pub const EXAMPLE: &str = include_str!("../../guard.toml.example");
 
 /// Languages whose markers can be extended under `[weakening.markers.<lang>]`.
-pub const LANGUAGES: [&str; 5] = ["python", "rust", "javascript", "go", "java"];
+pub const LANGUAGES: [&str; 7] = [
+    "python",
+    "rust",
+    "javascript",
+    "go",
+    "java",
+    "ruby",
+    "csharp",
+];
 
 /// The whole policy, as `guard.toml` states it (absent keys take their defaults).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -44,6 +52,19 @@ pub struct Protect {
     /// file whose values are protected (see `runner`). A table given in `guard.toml`
     /// replaces this default table entirely.
     pub keys: BTreeMap<KeyFile, Vec<KeyPath>>,
+    /// What a change that only adds tests and checks needs under protected paths.
+    pub additions: Additions,
+}
+
+/// `[protect].additions`: whether a pure strengthening needs a reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Additions {
+    /// A change that only adds tests and checks passes without a reason.
+    #[default]
+    Allow,
+    /// It needs a reason like any other protected change.
+    Ask,
 }
 
 /// The default `[protect].paths`: the test trees and everything that decides what
@@ -119,6 +140,7 @@ impl Default for Protect {
         Protect {
             paths: DEFAULT_PATHS.map(String::from).to_vec(),
             keys,
+            additions: Additions::Allow,
         }
     }
 }

@@ -161,3 +161,23 @@ fn notes_ref_must_live_under_refs_notes() {
     assert!(error_of("[override]\nnotes_ref = \"refs/heads/x\"\n").contains("notes_ref"));
     assert!(error_of("[override]\nnotes_ref = \"refs/notes/a..b\"\n").contains("notes_ref"));
 }
+
+#[test]
+fn additions_is_allow_or_ask() {
+    assert_eq!(Config::default().protect.additions, Additions::Allow);
+    let c = Config::parse(b"[protect]\nadditions = \"ask\"\n", "x").unwrap();
+    assert_eq!(c.protect.additions, Additions::Ask);
+    let e = error_of("[protect]\nadditions = \"sometimes\"\n");
+    assert!(e.starts_with("guard.toml:2:13:"), "{e}");
+}
+
+#[test]
+fn ruby_and_csharp_markers_parse() {
+    let c = Config::parse(
+        b"[weakening.markers.ruby]\nskip = [\"skip_on_ci\"]\n[weakening.markers.csharp]\nskip = [\"[Quarantine\"]\n",
+        "x",
+    )
+    .unwrap();
+    assert_eq!(c.weakening.markers["ruby"].skip, vec!["skip_on_ci"]);
+    assert_eq!(c.weakening.markers["csharp"].skip, vec!["[Quarantine"]);
+}

@@ -174,6 +174,24 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         }
     }
     show_tests(w, usize::MAX)?;
+    let strengthening: Vec<&Checked> = s
+        .commits
+        .iter()
+        .filter(|c| c.verdict == Verdict::Clean && !c.report.strengthened.is_empty())
+        .collect();
+    if !strengthening.is_empty() {
+        writeln!(w)?;
+        for c in strengthening {
+            let paths: Vec<String> = c.report.strengthened.iter().map(|p| path(p)).collect();
+            writeln!(
+                w,
+                "strengthened  {} {} only adds tests and checks: {}",
+                c.target,
+                c.subject.as_deref().unwrap_or_default(),
+                paths.join(", ")
+            )?;
+        }
+    }
     if s.counts.clean > 0 {
         writeln!(w)?;
         writeln!(

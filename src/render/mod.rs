@@ -125,6 +125,13 @@ pub fn report_lines(ui: &Ui, w: &mut dyn Write, report: &Report, stream: Stream)
             patterns.join(", ")
         )?;
     }
+    for p in &report.strengthened {
+        writeln!(
+            w,
+            "  + {}  (only adds tests and checks: a strengthening, no reason needed)",
+            path(p)
+        )?;
+    }
     for f in &report.findings {
         let at = f.location();
         let (mark, severity) = if f.blocking {

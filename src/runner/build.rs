@@ -138,6 +138,7 @@ pub fn build_findings(changes: &[Change], blobs: &dyn Blobs) -> Vec<Finding> {
                 line: Some(line),
                 detail: format!("the build {what}: `{text}`"),
                 blocking: false,
+                test: None,
             });
         }
     }

@@ -137,7 +137,7 @@ impl Serialize for Checked {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         struct Paths<'a>(#[serde(serialize_with = "serialize_paths")] &'a [Vec<u8>]);
-        let mut st = s.serialize_struct("Checked", 10)?;
+        let mut st = s.serialize_struct("Checked", 11)?;
         st.serialize_field("target", self.id.as_ref().unwrap_or(&self.target))?;
         if let Some(subject) = &self.subject {
             st.serialize_field("subject", subject)?;
@@ -158,6 +158,7 @@ impl Serialize for Checked {
         st.serialize_field("files_changed", &self.report.files_changed)?;
         st.serialize_field("protected", &self.report.protected)?;
         st.serialize_field("findings", &self.report.findings)?;
+        st.serialize_field("strengthened", &Paths(&self.report.strengthened))?;
         st.serialize_field("approval_paths", &Paths(&self.approval_paths))?;
         st.serialize_field("approvals", &self.approvals)?;
         let problems: Vec<&str> = self.problems.iter().map(|p| p.word()).collect();

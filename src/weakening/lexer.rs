@@ -87,8 +87,39 @@ pub const JAVA: Syntax = Syntax {
     multiline_escapes: true,
 };
 
+/// Ruby: `#`, `"…"` and `'…'` (heredocs and `%q` are read as code).
+pub const RUBY: Syntax = Syntax {
+    line_comments: &["#"],
+    block_comment: None,
+    nested_blocks: false,
+    multiline_strings: &[],
+    quotes: b"\"'",
+    char_literals: false,
+    rust_raw_strings: false,
+    multiline_escapes: true,
+};
+
+/// C#: `//`, `/* */`, `"…"`, raw `"""…"""`, chars.
+pub const CSHARP: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comment: Some(("/*", "*/")),
+    nested_blocks: false,
+    multiline_strings: &["\"\"\""],
+    quotes: b"\"",
+    char_literals: true,
+    rust_raw_strings: false,
+    multiline_escapes: false,
+};
+
 /// Returns `source` with comments and string contents blanked, as ASCII text.
 pub fn strip(source: &[u8], syntax: &Syntax) -> String {
+    strip_with_strings(source, syntax).0
+}
+
+/// As [`strip`], and also the byte ranges of the string and character literals
+/// (delimiters included), in order, so that their text can be read back from `source`.
+pub fn strip_with_strings(source: &[u8], syntax: &Syntax) -> (String, Vec<std::ops::Range<usize>>) {
+    let mut strings = Vec::new();
     let mut out = Vec::with_capacity(source.len());
     let starts = start_bytes(syntax);
     let mut i = 0;
@@ -132,6 +163,7 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
             && let Some((end, open, close)) = rust_raw_string(source, i)
         {
             keep_delimited(&mut out, &source[i..end], open, close);
+            strings.push(i..end);
             i = end;
             continue;
         }
@@ -143,6 +175,7 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
             let d = delim.as_bytes();
             let end = string_end(source, i + d.len(), d, syntax.multiline_escapes, true);
             keep_delimited(&mut out, &source[i..end], d.len(), d.len());
+            strings.push(i..end);
             i = end;
             continue;
         }
@@ -150,6 +183,7 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
         if syntax.quotes.contains(&byte) {
             let end = string_end(source, i + 1, &[byte], true, false);
             keep_delimited(&mut out, &source[i..end], 1, 1);
+            strings.push(i..end);
             i = end;
             continue;
         }
@@ -158,6 +192,7 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
             && let Some(end) = char_literal_end(source, i)
         {
             keep_delimited(&mut out, &source[i..end], 1, 1);
+            strings.push(i..end);
             i = end;
             continue;
         }
@@ -165,7 +200,7 @@ pub fn strip(source: &[u8], syntax: &Syntax) -> String {
         i += 1;
     }
     // Every byte pushed is ASCII, so this never fails.
-    String::from_utf8(out).unwrap_or_default()
+    (String::from_utf8(out).unwrap_or_default(), strings)
 }
 
 /// The bytes that may start a comment or a literal in this syntax.
@@ -366,7 +401,7 @@ mod tests {
 
     #[test]
     fn unterminated_and_binary_input_never_panics() {
-        for syntax in [PYTHON, RUST, JAVASCRIPT, GO, JAVA] {
+        for syntax in [PYTHON, RUST, JAVASCRIPT, GO, JAVA, RUBY, CSHARP] {
             for src in [
                 &b"\"abc"[..],
                 b"/* open",

@@ -1,15 +1,22 @@
 //! Weakening findings: what a change does to the tests, wherever the tests live.
 //!
-//! For each changed file in a supported language that is test code (by path or by
-//! markers in its old or new content), the old and new blobs are compared with comments
-//! and strings blanked (`lexer`), counting tests, assertions and skips with per-language
-//! patterns (`rules`), and pairing equality and weaker assertions hunk by hunk.
-//! `protected-moved` follows from paths alone.
+//! Each changed file in a supported language that is test code (by path or by markers
+//! in its content) is read, old and new, as *units* (`model`): tests, the helpers they
+//! call, runner hooks. Tests are matched by name — within the file, then across the
+//! files of the change set, then by their checks — and compared one by one: the skips
+//! on and above each test, and its checks as a set of canonical texts (`checks`, with
+//! the per-language table of equivalences in `rules`), counted by strength. A check
+//! moved into a helper the test calls still counts; parametrised cases and table rows
+//! count as tests; a new test brings nothing to compare, so a skip on it is not a
+//! finding. `protected-moved` follows from paths alone.
 
+pub mod checks;
 pub mod lexer;
+pub mod model;
 pub mod rules;
 
-use std::ops::Range;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use similar::{DiffOp, TextDiff};
@@ -18,12 +25,18 @@ use crate::changes::{Blobs, Change, Status};
 use crate::config::Config;
 pub use crate::finding::{Finding, FindingKind};
 use crate::policy::Policy;
+use checks::Strength;
+use model::{Model, Role, SkipKind, Unit};
 use rules::{Language, Rules};
 
 /// Files larger than this are not analysed (generated fixtures, not hand-written tests).
 const MAX_ANALYSED_BYTES: usize = 4 << 20;
 
 /// All findings for a set of changes.
+///
+/// Tests are matched across the files of the set: a test removed from one file and
+/// added (by name, or with the same checks) to another is a move, compared as one
+/// test. Added files are read only when some test would otherwise be missing.
 pub fn findings(
     changes: &[Change],
     policy: &Policy,
@@ -31,9 +44,29 @@ pub fn findings(
     blobs: &dyn Blobs,
 ) -> Vec<Finding> {
     let mut out = path_findings(changes, policy);
+    let rules = RuleSet::new(config);
+    let mut files: Vec<Loaded> = Vec::new();
+    let mut added: Vec<&Change> = Vec::new();
     for change in changes {
-        out.extend(content_findings(change, policy, config, blobs));
+        if change.old_id.is_none() {
+            if change.new_id.is_some() {
+                added.push(change);
+            }
+            continue;
+        }
+        if let Some(loaded) = load(change, policy, blobs, true) {
+            files.push(loaded);
+        }
     }
+    let mut extra: Vec<Loaded> = Vec::new();
+    let may_move = files.iter().any(|f| f.may_lose_tests(&rules));
+    if may_move {
+        extra = added
+            .iter()
+            .filter_map(|c| load(c, policy, blobs, false))
+            .collect();
+    }
+    out.extend(compare_set(&files, &extra, &rules));
     out
 }
 
@@ -58,62 +91,10 @@ pub fn path_findings(changes: &[Change], policy: &Policy) -> Vec<Finding> {
                     String::from_utf8_lossy(old)
                 ),
                 blocking: false,
+                test: None,
             })
         })
         .collect()
-}
-
-/// Findings inside one changed file, when it is test code in a known language.
-fn content_findings(
-    change: &Change,
-    policy: &Policy,
-    config: &Config,
-    blobs: &dyn Blobs,
-) -> Vec<Finding> {
-    // A new file cannot weaken what was there before, nor can unchanged content (an
-    // exact rename: what the move itself does is a path finding).
-    let Some(old_id) = change.old_id else {
-        return Vec::new();
-    };
-    if change.new_id == Some(old_id) {
-        return Vec::new();
-    }
-    let path = change.path();
-    let Some(language) = change.paths().find_map(Language::of_path) else {
-        return Vec::new();
-    };
-    let by_path = change
-        .paths()
-        .any(|p| rules::is_test_path(p) || policy.is_protected(p));
-    if !by_path && language.inline_test_markers().is_empty() {
-        return Vec::new();
-    }
-    let Some(old) = blobs.blob(old_id) else {
-        return Vec::new();
-    };
-    let new = change.new_id.and_then(|id| blobs.blob(id));
-    if change.new_id.is_some() && new.is_none() {
-        return Vec::new();
-    }
-    if [Some(&old), new.as_ref()]
-        .into_iter()
-        .flatten()
-        .any(|b| is_binary(b))
-    {
-        return Vec::new();
-    }
-    let by_marker = || {
-        language.inline_test_markers().iter().any(|m| {
-            [Some(&old), new.as_ref()]
-                .into_iter()
-                .flatten()
-                .any(|b| memchr::memmem::find(b, m.as_bytes()).is_some())
-        })
-    };
-    if !by_path && !by_marker() {
-        return Vec::new();
-    }
-    analyse(path, &old, new.as_deref(), config)
 }
 
 /// Analyses one file's old and new content (`new` absent: deleted), as the hooks do for
@@ -122,222 +103,1238 @@ pub fn analyse(path: &[u8], old: &[u8], new: Option<&[u8]>, config: &Config) -> 
     let Some(language) = Language::of_path(path) else {
         return Vec::new();
     };
-    match config.weakening.markers.get(language.key()) {
-        Some(markers) => compare(
-            path,
-            language,
-            &Rules::new(language, Some(markers)),
-            old,
-            new,
-        ),
-        None => compare(path, language, default_rules(language), old, new),
+    let rules = RuleSet::new(config);
+    let file = Loaded {
+        path: Cow::Borrowed(path),
+        language,
+        old: Some(Cow::Borrowed(old)),
+        new: new.map(Cow::Borrowed),
+    };
+    compare_set(std::slice::from_ref(&file), &[], &rules)
+}
+
+/// Whether a change to one file only adds tests and checks: new test functions or
+/// files, new assertions in existing tests; nothing removed, changed or weakened; no
+/// new code outside tests other than imports. Runner files, conftest, fixtures and
+/// helpers never count. `old` absent: a new file.
+pub fn strengthens(path: &[u8], old: Option<&[u8]>, new: &[u8], config: &Config) -> bool {
+    let Some(language) = Language::of_path(path) else {
+        return false;
+    };
+    if !rules::is_test_path(path) || rules::is_runner_path(path) || is_binary(new) {
+        return false;
+    }
+    if old.is_some_and(is_binary) {
+        return false;
+    }
+    let set = RuleSet::new(config);
+    let rules = set.get(language);
+    let after = Model::new(new, rules);
+    let before = old.map(|o| Model::new(o, rules));
+    if after.tests().next().is_none() {
+        return false;
+    }
+    // Nothing found by the analysis.
+    if let Some(old) = old
+        && !analyse(path, old, Some(new), config).is_empty()
+    {
+        return false;
+    }
+    let old_tests: HashSet<&str> = before
+        .as_ref()
+        .map(|b| b.tests().map(|(_, u)| u.name.as_str()).collect())
+        .unwrap_or_default();
+    let new_tests: Vec<&Unit> = after
+        .tests()
+        .map(|(_, u)| u)
+        .filter(|u| !old_tests.contains(u.name.as_str()))
+        .collect();
+    // A new test that skips or focuses is not an addition, and neither is one without
+    // a check that can fail (`pass`, `assert 1 == 1`): it adds nothing to the oracle.
+    if new_tests.iter().any(|u| !u.skips.is_empty()) {
+        return false;
+    }
+    let can_fail = |u: &Unit| {
+        u.checks
+            .iter()
+            .any(|&c| after.check_key(c, rules).1 != Strength::Void)
+    };
+    if !new_tests.iter().all(|u| can_fail(u)) {
+        return false;
+    }
+    let added_lines: Vec<usize> = match &before {
+        None => (0..after.src.line_count()).collect(),
+        Some(before) => {
+            let diff = TextDiff::from_lines(before.src.code.as_str(), after.src.code.as_str());
+            let mut lines = Vec::new();
+            for op in diff.ops() {
+                match *op {
+                    DiffOp::Equal { .. } => {}
+                    DiffOp::Insert {
+                        new_index, new_len, ..
+                    } => lines.extend(new_index..new_index + new_len),
+                    DiffOp::Delete {
+                        old_index, old_len, ..
+                    } => {
+                        if (old_index..old_index + old_len)
+                            .any(|l| !before.src.line_text(l).trim().is_empty())
+                        {
+                            return false;
+                        }
+                    }
+                    DiffOp::Replace { .. } => return false,
+                }
+            }
+            lines
+        }
+    };
+    if added_lines.is_empty() {
+        return false;
+    }
+    let mut adds_something = old.is_none();
+    for line in added_lines {
+        let text = after.src.line_text(line).trim();
+        if text.is_empty() || structural(text) || import_line(language, text) {
+            continue;
+        }
+        let at = after.src_line_start(line);
+        let in_new_test = new_tests.iter().any(|u| u.span.contains(&at));
+        if in_new_test {
+            adds_something = true;
+            continue;
+        }
+        // A line of an existing test that is part of a new check.
+        let in_check = after.tests().any(|(_, u)| {
+            u.span.contains(&at)
+                && u.checks.iter().any(|&c| {
+                    let span = &after.checks[c].span;
+                    let (first, last) = (
+                        after.src.line_of(span.start),
+                        after.src.line_of(span.end.saturating_sub(1)),
+                    );
+                    (first..=last).contains(&line)
+                })
+        });
+        if in_check {
+            adds_something = true;
+            continue;
+        }
+        if container_header(language, text) {
+            continue;
+        }
+        return false;
+    }
+    adds_something
+}
+
+/// Whether a change (with its blobs) is a pure strengthening; see [`strengthens`].
+/// Renames, deletions and type changes never are.
+pub fn is_strengthening(change: &Change, config: &Config, blobs: &dyn Blobs) -> bool {
+    if !matches!(change.status, Status::Added | Status::Modified) {
+        return false;
+    }
+    let Some(new_id) = change.new_id else {
+        return false;
+    };
+    let Some(new) = blobs.blob(new_id) else {
+        return false;
+    };
+    let old = match change.old_id {
+        Some(id) => match blobs.blob(id) {
+            Some(old) => Some(old),
+            None => return false,
+        },
+        None => None,
+    };
+    strengthens(change.path(), old.as_deref(), &new, config)
+}
+
+fn structural(text: &str) -> bool {
+    text == "end"
+        || text.bytes().all(|b| {
+            matches!(
+                b,
+                b'{' | b'}'
+                    | b'('
+                    | b')'
+                    | b'['
+                    | b']'
+                    | b';'
+                    | b','
+                    | b'"'
+                    | b'\''
+                    | b'`'
+                    | b' '
+                    | b'\t'
+            )
+        })
+}
+
+fn import_line(language: Language, text: &str) -> bool {
+    let starts = |p: &[&str]| p.iter().any(|s| text.starts_with(s));
+    match language {
+        Language::Python => starts(&["import ", "from "]),
+        Language::Rust => starts(&["use ", "pub use ", "extern crate "]),
+        Language::JavaScript => {
+            starts(&["import ", "import{", "export {"])
+                || (starts(&["const ", "let ", "var "]) && text.contains("require("))
+        }
+        Language::Go => starts(&["import ", "package "]),
+        Language::Java => starts(&["import ", "package "]),
+        Language::Ruby => starts(&["require ", "require_relative "]),
+        Language::CSharp => starts(&["using ", "namespace "]),
+    }
+}
+
+fn container_header(language: Language, text: &str) -> bool {
+    let starts = |p: &[&str]| p.iter().any(|s| text.starts_with(s));
+    match language {
+        Language::Python => {
+            text.starts_with("class ")
+                && text.ends_with(':')
+                && (text.starts_with("class Test") || text.contains("TestCase"))
+        }
+        Language::Rust => {
+            text == "#[cfg(test)]" || (starts(&["mod ", "pub mod "]) && text.ends_with('{'))
+        }
+        Language::JavaScript => starts(&["describe(", "describe (", "context(", "suite("]),
+        Language::Java | Language::CSharp => starts(&[
+            "class ",
+            "public class ",
+            "internal class ",
+            "public sealed class ",
+            "@Nested",
+            "[TestFixture",
+            "[TestClass",
+        ]),
+        Language::Ruby => starts(&[
+            "describe ",
+            "context ",
+            "RSpec.describe ",
+            "class ",
+            "module ",
+        ]),
+        Language::Go => false,
+    }
+}
+
+/// Built-in rules per language, or rules with guard.toml's markers.
+struct RuleSet<'c> {
+    config: &'c Config,
+    custom: [OnceLock<Rules>; 7],
+}
+
+impl<'c> RuleSet<'c> {
+    fn new(config: &'c Config) -> RuleSet<'c> {
+        RuleSet {
+            config,
+            custom: [const { OnceLock::new() }; 7],
+        }
+    }
+
+    fn get(&self, language: Language) -> &Rules {
+        match self.config.weakening.markers.get(language.key()) {
+            Some(markers) => {
+                self.custom[language.index()].get_or_init(|| Rules::new(language, Some(markers)))
+            }
+            None => default_rules(language),
+        }
     }
 }
 
 fn default_rules(language: Language) -> &'static Rules {
-    static CACHE: [OnceLock<Rules>; 5] = [const { OnceLock::new() }; 5];
-    let slot = match language {
-        Language::Python => 0,
-        Language::Rust => 1,
-        Language::JavaScript => 2,
-        Language::Go => 3,
-        Language::Java => 4,
-    };
-    CACHE[slot].get_or_init(|| Rules::new(language, None))
+    static CACHE: [OnceLock<Rules>; 7] = [const { OnceLock::new() }; 7];
+    CACHE[language.index()].get_or_init(|| Rules::new(language, None))
 }
 
 fn is_binary(bytes: &[u8]) -> bool {
     bytes.len() > MAX_ANALYSED_BYTES || memchr::memchr(0, &bytes[..bytes.len().min(8000)]).is_some()
 }
 
-/// One match: its 0-based line and the matched text.
-#[derive(Debug, Clone)]
-struct Hit {
-    line: usize,
-    text: String,
+/// One changed file's contents.
+struct Loaded<'b> {
+    path: Cow<'b, [u8]>,
+    language: Language,
+    old: Option<Cow<'b, [u8]>>,
+    new: Option<Cow<'b, [u8]>>,
 }
 
-/// Tests, assertions and skips found in one version of a file.
-#[derive(Debug, Default)]
-struct Scan {
-    tests: Vec<Hit>,
-    asserts: Vec<Hit>,
-    skips: Vec<Hit>,
-    equality: Vec<Hit>,
-    weak: Vec<Hit>,
+impl Loaded<'_> {
+    /// Whether a quick look says a test may have gone (fewer definitions, or a delete).
+    fn may_lose_tests(&self, rules: &RuleSet) -> bool {
+        let (Some(old), new) = (&self.old, &self.new) else {
+            return false;
+        };
+        let Some(new) = new else { return true };
+        let r = rules.get(self.language);
+        r.defs.find_iter(old).count() > r.defs.find_iter(new).count()
+            || memchr::memmem::find(old, b"def test").is_some() // renamed classes
+    }
 }
 
-fn scan(code: &str, rules: &Rules) -> Scan {
-    let line_starts: Vec<usize> = std::iter::once(0)
-        .chain(memchr::memchr_iter(b'\n', code.as_bytes()).map(|i| i + 1))
-        .collect();
-    let hits = |re: &regex::bytes::Regex| -> Vec<Hit> {
-        re.find_iter(code.as_bytes())
-            .map(|m| Hit {
-                line: line_starts.partition_point(|&s| s <= m.start()) - 1,
-                text: String::from_utf8_lossy(m.as_bytes()).trim().to_string(),
-            })
-            .collect()
+/// Reads a change's contents when it is test code in a known language.
+fn load(
+    change: &Change,
+    policy: &Policy,
+    blobs: &dyn Blobs,
+    with_old: bool,
+) -> Option<Loaded<'static>> {
+    // Unchanged content (an exact rename): what the move does is a path finding.
+    if change.old_id.is_some() && change.new_id == change.old_id {
+        return None;
+    }
+    let language = change.paths().find_map(Language::of_path)?;
+    let by_path = change
+        .paths()
+        .any(|p| rules::is_test_path(p) || policy.is_protected(p));
+    if !by_path && language.inline_test_markers().is_empty() {
+        return None;
+    }
+    let old = match (with_old, change.old_id) {
+        (true, Some(id)) => Some(blobs.blob(id)?),
+        _ => None,
     };
-    Scan {
-        tests: hits(&rules.tests),
-        asserts: hits(&rules.asserts),
-        skips: hits(&rules.skips),
-        equality: hits(&rules.equality),
-        weak: hits(&rules.weak),
+    let new = match change.new_id {
+        Some(id) => Some(blobs.blob(id)?),
+        None => None,
+    };
+    if [old.as_ref(), new.as_ref()]
+        .into_iter()
+        .flatten()
+        .any(|b| is_binary(b))
+    {
+        return None;
+    }
+    if !by_path {
+        let marked = language.inline_test_markers().iter().any(|m| {
+            [old.as_ref(), new.as_ref()]
+                .into_iter()
+                .flatten()
+                .any(|b| memchr::memmem::find(b, m.as_bytes()).is_some())
+        });
+        if !marked {
+            return None;
+        }
+    }
+    Some(Loaded {
+        path: Cow::Owned(change.path().to_vec()),
+        language,
+        old: old.map(Cow::Owned),
+        new: new.map(Cow::Owned),
+    })
+}
+
+/// One file, read on both sides.
+struct File<'a> {
+    path: &'a [u8],
+    rules: &'a Rules,
+    old: Option<Model<'a>>,
+    new: Option<Model<'a>>,
+    /// Old line → new line (a deleted line maps to where it was).
+    map: OnceLock<Vec<usize>>,
+}
+
+impl File<'_> {
+    fn map_line(&self, old_line: usize) -> usize {
+        let (Some(old), Some(new)) = (&self.old, &self.new) else {
+            return old_line;
+        };
+        let map = self.map.get_or_init(|| {
+            let diff = TextDiff::from_lines(old.src.code.as_str(), new.src.code.as_str());
+            let mut map = vec![0; old.src.line_count() + 1];
+            for op in diff.ops() {
+                match *op {
+                    DiffOp::Equal {
+                        old_index,
+                        new_index,
+                        len,
+                    } => (0..len).for_each(|k| map[old_index + k] = new_index + k),
+                    DiffOp::Delete {
+                        old_index,
+                        old_len,
+                        new_index,
+                    } => (0..old_len).for_each(|k| map[old_index + k] = new_index),
+                    DiffOp::Replace {
+                        old_index,
+                        old_len,
+                        new_index,
+                        new_len,
+                    } => (0..old_len).for_each(|k| {
+                        map[old_index + k] = new_index + k.min(new_len.saturating_sub(1))
+                    }),
+                    DiffOp::Insert { .. } => {}
+                }
+            }
+            map
+        });
+        let last = new
+            .src
+            .line_count()
+            .saturating_sub(if new.src.code.ends_with('\n') { 2 } else { 1 });
+        map.get(old_line).copied().unwrap_or(old_line).min(last)
     }
 }
 
-/// Line `line` (0-based) of the source, trimmed and shortened for a message.
-fn source_line(source: &[u8], line: usize) -> Option<String> {
-    let text = source.split(|&b| b == b'\n').nth(line)?;
-    let text = String::from_utf8_lossy(text);
-    let text = text.trim();
-    let mut shown: String = text.chars().take(80).collect();
-    if shown.len() < text.len() {
-        shown.push('…');
+/// A test on one side: (file index, unit index).
+type At = (usize, usize);
+
+fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Finding> {
+    let read: Vec<File> = files
+        .iter()
+        .chain(extra)
+        .map(|f| {
+            let r = rules.get(f.language);
+            File {
+                path: &f.path,
+                rules: r,
+                old: f.old.as_deref().map(|b| Model::new(b, r)),
+                new: f.new.as_deref().map(|b| Model::new(b, r)),
+                map: OnceLock::new(),
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut pairs: Vec<(At, At)> = Vec::new();
+    let mut removed: Vec<At> = Vec::new();
+    let mut added: Vec<At> = Vec::new();
+
+    for (fi, file) in read.iter().enumerate() {
+        if let (Some(old), Some(new)) = (&file.old, &file.new)
+            && old.src.code == new.src.code
+        {
+            continue; // only comments or strings changed
+        }
+        let old_tests: Vec<usize> = file
+            .old
+            .as_ref()
+            .map(|m| live_tests(m).collect())
+            .unwrap_or_default();
+        let new_tests: Vec<usize> = file
+            .new
+            .as_ref()
+            .map(|m| live_tests(m).collect())
+            .unwrap_or_default();
+        let (matched, left_old, left_new) =
+            match_by_name(file.old.as_ref(), &old_tests, file.new.as_ref(), &new_tests);
+        pairs.extend(matched.into_iter().map(|(o, n)| ((fi, o), (fi, n))));
+        removed.extend(left_old.into_iter().map(|o| (fi, o)));
+        added.extend(left_new.into_iter().map(|n| (fi, n)));
+        // Helpers and hooks are compared by name too (a loosened helper, a skip in
+        // `setUp`), without ever being "removed".
+        if let (Some(old), Some(new)) = (&file.old, &file.new) {
+            out.extend(compare_helpers(file, old, new));
+            out.extend(shadowing(file, old, new));
+        }
     }
-    Some(shown)
-}
 
-/// A changed region: old lines and new lines (0-based, half-open).
-struct Hunk {
-    old: Range<usize>,
-    new: Range<usize>,
-}
+    // Tests missing from one file found in another (by name, then by their checks).
+    if !removed.is_empty() && read.len() > 1 {
+        let mut taken: HashSet<At> = HashSet::new();
+        let mut still = Vec::new();
+        for &r in &removed {
+            let ru = &read[r.0].old.as_ref().map(|m| &m.units[r.1]);
+            let Some(ru) = ru else { continue };
+            let candidate = added
+                .iter()
+                .filter(|a| a.0 != r.0 && !taken.contains(a))
+                .find(|a| new_unit(&read, **a).name == ru.name)
+                .or_else(|| {
+                    added
+                        .iter()
+                        .filter(|a| a.0 != r.0 && !taken.contains(a))
+                        .find(|a| new_unit(&read, **a).leaf == ru.leaf)
+                })
+                .or_else(|| {
+                    let keys = own_keys(read[r.0].old.as_ref(), ru, read[r.0].rules);
+                    (!keys.is_empty())
+                        .then(|| {
+                            added.iter().filter(|a| !taken.contains(a)).find(|a| {
+                                let au = new_unit(&read, **a);
+                                let theirs = own_keys(read[a.0].new.as_ref(), au, read[a.0].rules);
+                                keys.iter().all(|k| theirs.contains(k))
+                            })
+                        })
+                        .flatten()
+                })
+                .copied();
+            match candidate {
+                Some(a) => {
+                    taken.insert(a);
+                    pairs.push((r, a));
+                }
+                None => still.push(r),
+            }
+        }
+        removed = still;
+        added.retain(|a| !taken.contains(a));
+    }
 
-fn hunks(old: &str, new: &str) -> Vec<Hunk> {
-    let diff = TextDiff::from_lines(old, new);
-    let mut out: Vec<Hunk> = Vec::new();
-    let mut open: Option<Hunk> = None;
-    for op in diff.ops() {
-        if let DiffOp::Equal { .. } = op {
-            out.extend(open.take());
+    // Checks that appear in the change (in new tests, or new in changed ones): a
+    // check moved out of one test into another, in any file, is not lost.
+    let mut appeared: HashSet<String> = HashSet::new();
+    for &(f, u) in &added {
+        if let Some(model) = &read[f].new {
+            appeared.extend(
+                bag(model, &model.units[u], read[f].rules)
+                    .into_iter()
+                    .map(|i| i.key),
+            );
+        }
+    }
+    for &(o, n) in &pairs {
+        let (Some(old), Some(new)) = (read[o.0].old.as_ref(), read[n.0].new.as_ref()) else {
+            continue;
+        };
+        let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
+        if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()] {
+            appeared.extend(own_keys(Some(new), nu, read[n.0].rules));
+        }
+    }
+    let changed_helpers: Vec<bool> = read
+        .iter()
+        .map(|f| match (&f.old, &f.new) {
+            (Some(old), Some(new)) => helpers_changed(old, new),
+            _ => true,
+        })
+        .collect();
+    for (o, n) in &pairs {
+        out.extend(compare_pair(&read, *o, *n, changed_helpers[o.0], &appeared));
+    }
+
+    // What is still missing, file by file.
+    let mut by_file: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (f, u) in &removed {
+        by_file.entry(*f).or_default().push(*u);
+    }
+    let mut files_sorted: Vec<_> = by_file.into_iter().collect();
+    files_sorted.sort();
+    for (fi, gone) in files_sorted {
+        let file = &read[fi];
+        let Some(old) = &file.old else { continue };
+        let Some(new) = &file.new else {
+            let all = live_tests(old).count();
+            let detail = if gone.len() == all {
+                format!("test file deleted ({all} {})", plural(all, "test", "tests"))
+            } else {
+                format!(
+                    "test file deleted ({} of its {all} tests are not found elsewhere in the change)",
+                    gone.len()
+                )
+            };
+            out.push(finding(
+                file.path,
+                FindingKind::TestRemoved,
+                None,
+                detail,
+                None,
+            ));
+            continue;
+        };
+        let arrived: Vec<usize> = added.iter().filter(|a| a.0 == fi).map(|a| a.1).collect();
+        let cases_gone: usize = gone.iter().map(|&u| old.units[u].cases).sum();
+        let cases_new: usize = arrived.iter().map(|&u| new.units[u].cases).sum();
+        let first = &old.units[gone[0]];
+        let line = file.map_line(first.line);
+        if !arrived.is_empty() && cases_new >= cases_gone {
+            // Tests merged or split (a parametrize or table refactor): compare what
+            // they check, together.
+            let before = bag_of(old, &gone, file.rules);
+            let after = bag_of(new, &arrived, file.rules);
+            out.extend(compare_bags(
+                file,
+                &before,
+                &after,
+                line,
+                &first.name,
+                old,
+                new,
+                &appeared,
+            ));
             continue;
         }
-        let (o, n) = (op.old_range(), op.new_range());
-        match open.as_mut() {
-            Some(h) => {
-                h.old.end = o.end;
-                h.new.end = n.end;
+        if arrived.is_empty() {
+            for &u in &gone {
+                let unit = &old.units[u];
+                out.push(finding(
+                    file.path,
+                    FindingKind::TestRemoved,
+                    Some(file.map_line(unit.line)),
+                    format!("`{}` removed", unit.name),
+                    Some(&unit.name),
+                ));
             }
-            None => open = Some(Hunk { old: o, new: n }),
+        } else {
+            out.push(finding(
+                file.path,
+                FindingKind::TestRemoved,
+                Some(line),
+                format!(
+                    "{cases_gone} {} removed ({}), {cases_new} added in their place",
+                    plural(cases_gone, "test case", "test cases"),
+                    gone.iter()
+                        .map(|&u| format!("`{}`", old.units[u].name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Some(&first.name),
+            ));
+        }
+        let lost: usize = gone
+            .iter()
+            .map(|&u| distinct_checks(old, &old.units[u], file.rules))
+            .sum();
+        if lost > 0 {
+            out.push(finding(
+                file.path,
+                FindingKind::AssertionsRemoved,
+                Some(line),
+                format!(
+                    "{lost} {} went with the removed {}",
+                    plural(lost, "check", "checks"),
+                    plural(gone.len(), "test", "tests")
+                ),
+                Some(&first.name),
+            ));
         }
     }
-    out.extend(open);
+
+    // Module-level checks (outside any test) of files present on both sides.
+    for file in &read {
+        if let (Some(old), Some(new)) = (&file.old, &file.new)
+            && old.src.code != new.src.code
+        {
+            let before = loose_bag(old, file.rules);
+            let after = loose_bag(new, file.rules);
+            if !before.is_empty() {
+                let line = before
+                    .iter()
+                    .map(|c| file.map_line(c.line))
+                    .next()
+                    .unwrap_or(0);
+                out.extend(compare_bags(
+                    file,
+                    &before,
+                    &after,
+                    line,
+                    "",
+                    old,
+                    new,
+                    &HashSet::new(),
+                ));
+            }
+        }
+    }
+
+    dedup(&mut out);
+    out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out
 }
 
-fn within<'h>(hits: &'h [Hit], lines: &Range<usize>) -> impl Iterator<Item = &'h Hit> + use<'h> {
-    let lines = lines.clone();
-    hits.iter().filter(move |h| lines.contains(&h.line))
+fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
+    if n == 1 { one } else { many }
 }
 
-fn count(hits: &[Hit], lines: &Range<usize>) -> usize {
-    within(hits, lines).count()
-}
-
-/// The findings between an old and a new version of one file (`new` absent: deleted).
-fn compare(
+fn finding(
     path: &[u8],
-    language: Language,
-    rules: &Rules,
-    old: &[u8],
-    new: Option<&[u8]>,
-) -> Vec<Finding> {
-    let syntax = language.syntax();
-    let old_code = lexer::strip(old, syntax);
-    let before = scan(&old_code, rules);
-    let finding = |kind: FindingKind, line: Option<usize>, detail: String| Finding {
+    kind: FindingKind,
+    line: Option<usize>,
+    detail: String,
+    test: Option<&str>,
+) -> Finding {
+    Finding {
         kind,
         path: path.to_vec(),
         line: line.map(|l| l as u32 + 1),
         detail,
         blocking: false,
-    };
-    let Some(new) = new else {
-        if before.tests.is_empty() {
-            return Vec::new();
-        }
-        let n = before.tests.len();
-        let detail = format!(
-            "test file deleted ({n} {})",
-            if n == 1 { "test" } else { "tests" }
-        );
-        return vec![finding(FindingKind::TestRemoved, None, detail)];
-    };
-    let new_code = lexer::strip(new, syntax);
-    if new_code == old_code {
-        return Vec::new(); // only comments or strings changed
+        test: test.filter(|t| !t.is_empty()).map(String::from),
     }
-    let after = scan(&new_code, rules);
-    let hunks = hunks(&old_code, &new_code);
+}
+
+fn dedup(out: &mut Vec<Finding>) {
+    let mut seen = HashSet::new();
+    out.retain(|f| seen.insert((f.kind, f.path.clone(), f.line)));
+}
+
+fn new_unit<'m>(read: &'m [File], at: At) -> &'m Unit {
+    &read[at.0].new.as_ref().map(|m| &m.units[..]).unwrap_or(&[])[at.1]
+}
+
+/// Tests the runner collects (a test redefined later in its scope does not run).
+fn live_tests<'m>(model: &'m Model) -> impl Iterator<Item = usize> + 'm {
+    model
+        .tests()
+        .filter(|(_, u)| u.shadowed_by.is_none())
+        .map(|(i, _)| i)
+}
+
+/// Matches tests by qualified name, then what is left by the name alone.
+fn match_by_name(
+    old: Option<&Model>,
+    old_tests: &[usize],
+    new: Option<&Model>,
+    new_tests: &[usize],
+) -> (Vec<(usize, usize)>, Vec<usize>, Vec<usize>) {
+    let (Some(old), Some(new)) = (old, new) else {
+        return (Vec::new(), old_tests.to_vec(), new_tests.to_vec());
+    };
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for &n in new_tests {
+        by_name
+            .entry(new.units[n].name.as_str())
+            .or_default()
+            .push(n);
+    }
+    let mut pairs = Vec::new();
+    let mut left_old = Vec::new();
+    for &o in old_tests {
+        match by_name.get_mut(old.units[o].name.as_str()) {
+            Some(list) if !list.is_empty() => pairs.push((o, list.remove(0))),
+            _ => left_old.push(o),
+        }
+    }
+    let mut left_new: Vec<usize> = by_name.into_values().flatten().collect();
+    left_new.sort_unstable();
+    // A renamed class or suite: the same leaf name, once on each side.
+    let mut still_old = Vec::new();
+    for o in left_old {
+        let leaf = old.units[o].leaf.as_str();
+        let same: Vec<usize> = left_new
+            .iter()
+            .copied()
+            .filter(|&n| new.units[n].leaf == leaf)
+            .collect();
+        let unique_old = old_tests
+            .iter()
+            .filter(|&&x| old.units[x].leaf == leaf)
+            .count()
+            == 1;
+        if same.len() == 1 && unique_old {
+            pairs.push((o, same[0]));
+            left_new.retain(|&n| n != same[0]);
+        } else {
+            still_old.push(o);
+        }
+    }
+    (pairs, still_old, left_new)
+}
+
+/// A check as compared: canonical text, strength, where, and how many cases it covers.
+#[derive(Debug, Clone)]
+struct Item {
+    key: String,
+    strength: Strength,
+    line: usize,
+    mult: usize,
+    /// Whether it is the test's own line (else in a helper: its line is the helper's).
+    own: bool,
+}
+
+/// Names that read as a check when called (`assert_valid(…)`, `expectSuccess(…)`).
+fn check_like(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    [
+        "assert", "check", "verify", "expect", "ensure", "validate", "must", "should",
+    ]
+    .iter()
+    .any(|w| lower.starts_with(w) || lower.contains(&format!("_{w}")))
+        || lower.starts_with("_assert")
+        || lower.starts_with("_check")
+}
+
+/// The checks of a unit, following the helpers it calls (in its own file, three
+/// levels deep); a call to a check-like helper that cannot be read counts as one check.
+fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    collect(model, unit, rules, 0, unit.cases, true, &mut seen, &mut out);
+    out
+}
 
-    if after.tests.len() < before.tests.len() {
-        let at = hunks
-            .iter()
-            .find(|h| count(&before.tests, &h.old) > count(&after.tests, &h.new));
-        out.push(finding(
-            FindingKind::TestRemoved,
-            at.map(|h| h.new.start),
-            format!(
-                "{} tests before, {} after",
-                before.tests.len(),
-                after.tests.len()
-            ),
-        ));
-    }
-
-    let mut extra_skips = after.skips.len().saturating_sub(before.skips.len());
-    for h in &hunks {
-        let added = count(&after.skips, &h.new).saturating_sub(count(&before.skips, &h.old));
-        for hit in within(&after.skips, &h.new).take(added.min(extra_skips)) {
-            let shown = source_line(new, hit.line).unwrap_or_else(|| hit.text.clone());
-            out.push(finding(
-                FindingKind::SkipAdded,
-                Some(hit.line),
-                format!("`{shown}` added"),
-            ));
-            extra_skips -= 1;
-        }
-    }
-
-    if after.asserts.len() < before.asserts.len() {
-        let at = hunks
-            .iter()
-            .find(|h| count(&before.asserts, &h.old) > count(&after.asserts, &h.new));
-        out.push(finding(
-            FindingKind::AssertionsRemoved,
-            at.map(|h| h.new.start),
-            format!(
-                "{} assertions before, {} after",
-                before.asserts.len(),
-                after.asserts.len()
-            ),
-        ));
-    }
-
-    for h in &hunks {
-        let equality_lost = count(&before.equality, &h.old) > count(&after.equality, &h.new);
-        let weak_gained = count(&after.weak, &h.new) > count(&before.weak, &h.old);
-        if !(equality_lost && weak_gained) {
+#[allow(clippy::too_many_arguments)]
+fn collect(
+    model: &Model,
+    unit: &Unit,
+    rules: &Rules,
+    depth: usize,
+    cases: usize,
+    own: bool,
+    seen: &mut HashSet<String>,
+    out: &mut Vec<Item>,
+) {
+    let rows = std::cell::OnceCell::new();
+    for &c in &unit.checks {
+        if depth < 3
+            && let Some(helper) = model.check_callee(c).and_then(|name| {
+                model
+                    .units
+                    .iter()
+                    .find(|u| u.role == Role::Helper && u.leaf == name && u.leaf != unit.leaf)
+            })
+            && seen.insert(helper.leaf.clone())
+        {
+            collect(model, helper, rules, depth + 1, cases, false, seen, out);
             continue;
         }
-        let was = within(&before.equality, &h.old).next();
-        let now = within(&after.weak, &h.new).next();
-        if let (Some(was), Some(now)) = (was, now) {
-            let was_shown = source_line(old, was.line).unwrap_or_else(|| was.text.clone());
-            let now_shown = source_line(new, now.line).unwrap_or_else(|| now.text.clone());
+        let (key, strength) = model.check_key(c, rules);
+        let mult = if model.in_loop(unit, c) {
+            *rows.get_or_init(|| model.rows(unit))
+        } else {
+            1
+        };
+        out.push(Item {
+            key,
+            strength,
+            line: model.checks[c].line,
+            mult: mult * cases,
+            own,
+        });
+    }
+    if depth >= 3 {
+        return;
+    }
+    for name in model.calls(unit) {
+        if name == unit.leaf || !seen.insert(name.to_string()) {
+            continue;
+        }
+        let helper = model
+            .units
+            .iter()
+            .find(|u| u.role == Role::Helper && u.leaf == name);
+        match helper {
+            Some(h) => {
+                let rows =
+                    if first_call(model, unit, name).is_some_and(|at| model.in_loop_at(unit, at)) {
+                        model.rows(unit)
+                    } else {
+                        1
+                    };
+                collect(model, h, rules, depth + 1, cases * rows, false, seen, out);
+            }
+            // A check-like helper from elsewhere: each call counts as a check.
+            None if check_like(name) && depth == 0 => {
+                for text in model.call_texts(unit, name) {
+                    out.push(Item {
+                        key: format!("call:{text}"),
+                        strength: Strength::Other,
+                        line: unit.line,
+                        mult: cases,
+                        own,
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// Where `unit` first calls `name`.
+fn first_call(model: &Model, unit: &Unit, name: &str) -> Option<usize> {
+    let code = &model.src.code[unit.span.clone()];
+    code.find(&format!("{name}("))
+        .map(|at| unit.span.start + at)
+}
+
+fn bag_of(model: &Model, units: &[usize], rules: &Rules) -> Vec<Item> {
+    units
+        .iter()
+        .flat_map(|&u| bag(model, &model.units[u], rules))
+        .collect()
+}
+
+fn loose_bag(model: &Model, rules: &Rules) -> Vec<Item> {
+    model
+        .loose_checks
+        .iter()
+        .map(|&c| {
+            let (key, strength) = model.check_key(c, rules);
+            Item {
+                key,
+                strength,
+                line: model.checks[c].line,
+                mult: 1,
+                own: true,
+            }
+        })
+        .collect()
+}
+
+fn own_keys(model: Option<&Model>, unit: &Unit, rules: &Rules) -> HashSet<String> {
+    let Some(model) = model else {
+        return HashSet::new();
+    };
+    unit.checks
+        .iter()
+        .map(|&c| model.check_key(c, rules).0)
+        .collect()
+}
+
+fn distinct_checks(model: &Model, unit: &Unit, rules: &Rules) -> usize {
+    own_keys(Some(model), unit, rules).len()
+}
+
+/// Compares one old test with the test it became.
+fn compare_pair(
+    read: &[File],
+    o: At,
+    n: At,
+    helpers_changed: bool,
+    elsewhere: &HashSet<String>,
+) -> Vec<Finding> {
+    let (of, nf) = (&read[o.0], &read[n.0]);
+    let (Some(old), Some(new)) = (of.old.as_ref(), nf.new.as_ref()) else {
+        return Vec::new();
+    };
+    let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
+    let mut out = Vec::new();
+    out.extend(compare_skips(nf, old, ou, new, nu));
+    // Fewer parametrised cases is a removed test, unless the rows became checks
+    // (`[Theory]` rows written out in a `[Fact]`).
+    // (Counted as written: the same check after each of several inputs counts each time.)
+    let own = |_: &Model, u: &Unit| u.checks.len();
+    if nu.cases < ou.cases && nu.cases * own(new, nu) < ou.cases * own(old, ou) {
+        out.push(finding(
+            nf.path,
+            FindingKind::TestRemoved,
+            Some(nu.line),
+            format!(
+                "`{}`: {} cases before, {} after",
+                nu.name, ou.cases, nu.cases
+            ),
+            Some(&nu.name),
+        ));
+    }
+    // The same code, the same helpers: nothing more to compare.
+    let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()];
+    if same_code && o.0 == n.0 && !helpers_changed {
+        return out;
+    }
+    let before = bag(old, ou, of.rules);
+    let after = bag(new, nu, nf.rules);
+    let line = if o.0 == n.0 { None } else { Some(nu.line) };
+    // An old line of the test, placed in the new test by a diff of the two tests
+    // alone (small: no diff of the whole file).
+    let within = |old_line: usize| -> usize {
+        let (o0, n0) = (
+            old.src.line_of(ou.span.start),
+            new.src.line_of(nu.span.start),
+        );
+        let last = new.src.line_of(nu.span.end.saturating_sub(1)).max(n0);
+        let a = &old.src.code[ou.span.clone()];
+        let b = &new.src.code[nu.span.clone()];
+        let target = old_line.saturating_sub(o0);
+        let mut mapped = None;
+        for op in TextDiff::from_lines(a, b).ops() {
+            let (o, n) = (op.old_range(), op.new_range());
+            if o.contains(&target) {
+                mapped = Some(match op {
+                    DiffOp::Delete { .. } | DiffOp::Insert { .. } => n.start,
+                    _ => n.start + (target - o.start).min(n.len().saturating_sub(1)),
+                });
+                break;
+            }
+        }
+        (n0 + mapped.unwrap_or(target)).clamp(n0, last)
+    };
+    let at = |items: &[Item]| -> usize {
+        line.unwrap_or_else(|| items.first().map_or(nu.line, |i| within(i.line)))
+    };
+    let lost_line = {
+        let keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+        let lost: Vec<Item> = before
+            .iter()
+            .filter(|i| !keys.contains(i.key.as_str()) && i.own)
+            .cloned()
+            .collect();
+        if lost.is_empty() { nu.line } else { at(&lost) }
+    };
+    out.extend(compare_bags(
+        nf, &before, &after, lost_line, &nu.name, old, new, elsewhere,
+    ));
+    out
+}
+
+/// Whether any helper with checks differs between the two versions.
+fn helpers_changed(old: &Model, new: &Model) -> bool {
+    let code = |m: &Model| -> HashMap<String, String> {
+        m.units
+            .iter()
+            .filter(|u| u.role == Role::Helper && !u.checks.is_empty())
+            .map(|u| (u.leaf.clone(), m.src.code[u.span.clone()].to_string()))
+            .collect()
+    };
+    code(old) != code(new)
+}
+
+/// Findings between two sets of checks. `line` is where a removal is reported.
+#[allow(clippy::too_many_arguments)]
+fn compare_bags(
+    file: &File,
+    before: &[Item],
+    after: &[Item],
+    line: usize,
+    test: &str,
+    old: &Model,
+    new: &Model,
+    elsewhere: &HashSet<String>,
+) -> Vec<Finding> {
+    let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
+    let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+    let mut seen = HashSet::new();
+    let lost: Vec<&Item> = before
+        .iter()
+        .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.contains(&i.key))
+        .filter(|i| seen.insert(i.key.as_str()))
+        .collect();
+    let mut seen = HashSet::new();
+    let gained: Vec<&Item> = after
+        .iter()
+        .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
+        .collect();
+    // One exact check of a whole value covers lost checks of its parts.
+    let wholes: Vec<&str> = gained
+        .iter()
+        .filter(|i| i.strength == Strength::Equality)
+        .flat_map(|i| checks::subjects(&i.key))
+        .collect();
+    let lost: Vec<&Item> = if wholes.is_empty() {
+        lost
+    } else {
+        lost.into_iter()
+            .filter(|i| {
+                !checks::subjects(&i.key)
+                    .iter()
+                    .any(|part| wholes.iter().any(|w| checks::covers(w, part)))
+            })
+            .collect()
+    };
+    let sum = |items: &[&Item], f: &dyn Fn(Strength) -> bool| -> usize {
+        items.iter().filter(|i| f(i.strength)).map(|i| i.mult).sum()
+    };
+    let eq_lost = sum(&lost, &|s| s == Strength::Equality);
+    let eq_gained = sum(&gained, &|s| s == Strength::Equality);
+    let weak_gained = sum(&gained, &|s| matches!(s, Strength::Weak | Strength::Void));
+    let real_lost = sum(&lost, &|s| s != Strength::Void);
+    let real_gained = sum(&gained, &|s| s != Strength::Void);
+    let void_gained = sum(&gained, &|s| s == Strength::Void);
+    let mut out = Vec::new();
+    let loosened = (eq_lost > eq_gained && weak_gained > 0)
+        || (void_gained > 0 && real_lost > real_gained.saturating_sub(0) && real_lost > 0);
+    if loosened {
+        let now = gained
+            .iter()
+            .find(|i| matches!(i.strength, Strength::Weak | Strength::Void))
+            .or(gained.first())
+            .copied();
+        let was = lost
+            .iter()
+            .find(|i| i.strength == Strength::Equality)
+            .or(lost.first())
+            .copied();
+        if let (Some(now), Some(was)) = (now, was) {
             out.push(finding(
+                file.path,
                 FindingKind::AssertionLoosened,
                 Some(now.line),
-                format!("`{was_shown}` replaced by `{now_shown}`"),
+                format!(
+                    "`{}` replaced by `{}`",
+                    old.src.shown(was.line),
+                    new.src.shown(now.line)
+                ),
+                Some(test),
             ));
         }
     }
-    out.sort_by_key(|f| f.line);
+    let stricter = eq_gained > eq_lost;
+    if real_lost > real_gained && !stricter && !(loosened && real_lost <= real_gained + void_gained)
+    {
+        let count = |items: &[Item]| -> usize {
+            let mut seen = HashSet::new();
+            items
+                .iter()
+                .filter(|i| i.strength != Strength::Void && seen.insert(i.key.as_str()))
+                .map(|i| i.mult)
+                .sum()
+        };
+        let what = if test.is_empty() {
+            String::new()
+        } else {
+            format!("`{test}`: ")
+        };
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionsRemoved,
+            Some(line),
+            format!(
+                "{what}{} checks before, {} after",
+                count(before),
+                count(after)
+            ),
+            Some(test),
+        ));
+    }
     out
+}
+
+/// Skips added to (or above) a test that existed before.
+fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) -> Vec<Finding> {
+    let kinds = |m: &Model, u: &Unit| -> (usize, usize, usize) {
+        let mut k = (0, 0, 0);
+        for &s in &u.skips {
+            match m.skips[s].kind {
+                SkipKind::Conditional => k.0 += 1,
+                SkipKind::Unconditional => k.1 += 1,
+                SkipKind::Inverting => k.2 += 1,
+            }
+        }
+        k
+    };
+    let (oc, ou_, oi) = kinds(old, ou);
+    let (nc, nu_, ni) = kinds(new, nu);
+    let old_texts: Vec<&str> = ou
+        .skips
+        .iter()
+        .map(|&s| old.skips[s].text.as_str())
+        .collect();
+    let fresh = |inverting: bool| {
+        nu.skips
+            .iter()
+            .map(|&s| &new.skips[s])
+            .filter(|s| (s.kind == SkipKind::Inverting) == inverting)
+            .find(|s| !old_texts.contains(&s.text.as_str()))
+            .or_else(|| {
+                nu.skips
+                    .iter()
+                    .map(|&s| &new.skips[s])
+                    .rfind(|s| (s.kind == SkipKind::Inverting) == inverting)
+            })
+    };
+    let mut out = Vec::new();
+    if ni > oi
+        && let Some(s) = fresh(true)
+    {
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionLoosened,
+            Some(s.line),
+            format!(
+                "`{}` added: `{}` now passes when it fails",
+                new.src.shown(s.line),
+                nu.name
+            ),
+            Some(&nu.name),
+        ));
+    }
+    if (nu_ > ou_ || nc + nu_ > oc + ou_)
+        && let Some(s) = fresh(false)
+    {
+        let detail = if s.text == "return" {
+            format!("`return` before the checks of `{}`", nu.name)
+        } else {
+            format!("`{}` added", new.src.shown(s.line))
+        };
+        out.push(finding(
+            file.path,
+            FindingKind::SkipAdded,
+            Some(s.line),
+            detail,
+            Some(&nu.name),
+        ));
+    }
+    out
+}
+
+/// Helpers and hooks with the same name on both sides (the k-th of a name with the
+/// k-th: overloads and trait impls share names): loosened or removed checks in a
+/// helper a test calls, skips added to it or to a hook. (A test calling it is compared
+/// through it too; the findings are the same lines and are reported once.)
+fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let called = |m: &Model| -> HashSet<String> {
+        m.tests()
+            .flat_map(|(_, u)| m.calls(u).into_iter().map(String::from))
+            .collect()
+    };
+    let called_both = std::cell::OnceCell::new();
+    let mut out = Vec::new();
+    let mut ordinal: HashMap<(&str, Role), usize> = HashMap::new();
+    for ou in old.units.iter().filter(|u| u.role != Role::Test) {
+        let k = ordinal.entry((ou.name.as_str(), ou.role)).or_default();
+        let nth = *k;
+        *k += 1;
+        let Some(nu) = new
+            .units
+            .iter()
+            .filter(|u| u.role == ou.role && u.name == ou.name)
+            .nth(nth)
+        else {
+            continue;
+        };
+        if old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()] {
+            continue;
+        }
+        let (called_old, called_new) = called_both.get_or_init(|| (called(old), called(new)));
+        if ou.role == Role::Helper
+            && !(called_old.contains(&ou.leaf) || called_new.contains(&nu.leaf))
+        {
+            continue; // not test code: production functions with asserts
+        }
+        if ou.role == Role::Helper && !ou.checks.is_empty() {
+            let before = bag(old, ou, file.rules);
+            let after = bag(new, nu, file.rules);
+            let keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+            let line = before
+                .iter()
+                .find(|i| !keys.contains(i.key.as_str()))
+                .map_or(nu.line, |i| file.map_line(i.line));
+            out.extend(compare_bags(
+                file,
+                &before,
+                &after,
+                line,
+                &nu.name,
+                old,
+                new,
+                &HashSet::new(),
+            ));
+        }
+        out.extend(compare_skips(file, old, ou, new, nu));
+    }
+    out
+}
+
+/// A test redefined later in the same scope no longer runs (Python).
+fn shadowing(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let shadowed = |m: &Model, name: &str| {
+        m.tests()
+            .filter(|(_, u)| u.name == name && u.shadowed_by.is_some())
+            .count()
+    };
+    let mut out = Vec::new();
+    for (_, u) in new.tests() {
+        let Some(by) = u.shadowed_by else { continue };
+        if shadowed(new, &u.name) > shadowed(old, &u.name) {
+            out.push(finding(
+                file.path,
+                FindingKind::TestRemoved,
+                Some(u.line),
+                format!(
+                    "`{}` is defined again at line {}: this one no longer runs",
+                    u.name,
+                    by + 1
+                ),
+                Some(&u.name),
+            ));
+        }
+    }
+    out
+}
+
+impl Model<'_> {
+    /// The offset where a line starts.
+    fn src_line_start(&self, line: usize) -> usize {
+        let text = self.src.line_text(line);
+        text.as_ptr() as usize - self.src.code.as_ptr() as usize
+    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,14 @@
-//! What tests, assertions and skips look like in each language, as data.
+//! What tests, checks and skips look like in each language, as data.
 //!
 //! Patterns run on code whose comments and strings are already blanked (see `lexer`),
 //! so a skip in a comment or a string is never seen. Extra markers from guard.toml
 //! (`[weakening.markers.<lang>]`) are added as literal alternatives.
+//!
+//! Beside the patterns, each language has a table of equivalences (`EQUIVALENCES`):
+//! rewrites that bring two spellings of the same check to one canonical text, so that
+//! `assert_eq!(x, true)` and `assert!(x)` are the same check. Templates use `A`, `B`,
+//! `C`, `T` for balanced sub-expressions (the same letter twice must match the same
+//! text) and `..` for "any further arguments".
 
 use regex::bytes::Regex;
 
@@ -20,9 +26,24 @@ pub enum Language {
     JavaScript,
     /// testing and testify.
     Go,
-    /// JUnit 4/5, AssertJ, Hamcrest (and Kotlin).
+    /// JUnit 3/4/5, AssertJ, Hamcrest (and Kotlin).
     Java,
+    /// RSpec and minitest.
+    Ruby,
+    /// xUnit, NUnit, MSTest.
+    CSharp,
 }
+
+/// Every language, in a fixed order (the index of each is its slot in caches).
+pub const ALL: [Language; 7] = [
+    Language::Python,
+    Language::Rust,
+    Language::JavaScript,
+    Language::Go,
+    Language::Java,
+    Language::Ruby,
+    Language::CSharp,
+];
 
 impl Language {
     /// The language of a path, by extension.
@@ -40,6 +61,8 @@ impl Language {
             }
             b"go" => Language::Go,
             b"java" | b"kt" | b"kts" => Language::Java,
+            b"rb" => Language::Ruby,
+            b"cs" => Language::CSharp,
             _ => return None,
         })
     }
@@ -52,7 +75,14 @@ impl Language {
             Language::JavaScript => "javascript",
             Language::Go => "go",
             Language::Java => "java",
+            Language::Ruby => "ruby",
+            Language::CSharp => "csharp",
         }
+    }
+
+    /// The slot of this language in [`ALL`].
+    pub fn index(self) -> usize {
+        ALL.iter().position(|&l| l == self).unwrap_or(0)
     }
 
     /// Comment and string syntax.
@@ -63,7 +93,15 @@ impl Language {
             Language::JavaScript => &lexer::JAVASCRIPT,
             Language::Go => &lexer::GO,
             Language::Java => &lexer::JAVA,
+            Language::Ruby => &lexer::RUBY,
+            Language::CSharp => &lexer::CSHARP,
         }
+    }
+
+    /// Whether blocks are delimited by indentation (Python; Ruby's `do … end` is read
+    /// by indentation too) rather than braces.
+    pub fn indented(self) -> bool {
+        matches!(self, Language::Python | Language::Ruby)
     }
 
     /// Raw byte strings whose presence makes a file *not named as a test* test code.
@@ -90,7 +128,16 @@ pub fn is_test_path(path: &[u8]) -> bool {
             if matches!(
                 component,
                 b"tests" | b"test" | b"__tests__" | b"spec" | b"testing" | b"e2e"
-            ) {
+            ) || [
+                &b".Tests"[..],
+                b".Test",
+                b".UnitTests",
+                b".IntegrationTests",
+                b".Specs",
+            ]
+            .iter()
+            .any(|s| component.ends_with(s))
+            {
                 return true;
             }
             continue;
@@ -99,12 +146,70 @@ pub fn is_test_path(path: &[u8]) -> bool {
         return stem.starts_with(b"test_")
             || stem.ends_with(b"_test")
             || stem.ends_with(b"_tests")
+            || stem.ends_with(b"_spec")
             || stem == b"conftest"
             || (stem.starts_with(b"Test") && stem.len() > 4)
             || (stem.ends_with(b"Test") && stem.len() > 4)
             || stem.ends_with(b"Tests")
             || contains(component, b".test.")
             || contains(component, b".spec.");
+    }
+    false
+}
+
+/// Whether a path is test *infrastructure* rather than tests: runner configuration,
+/// conftest, fixtures, snapshots, shared helpers. A change to one is never a
+/// strengthening, however it looks.
+pub fn is_runner_path(path: &[u8]) -> bool {
+    let mut components = path.split(|&b| b == b'/').peekable();
+    while let Some(component) = components.next() {
+        let is_file = components.peek().is_none();
+        if !is_file {
+            if matches!(
+                component,
+                b"fixtures"
+                    | b"__fixtures__"
+                    | b"testdata"
+                    | b"__snapshots__"
+                    | b"snapshots"
+                    | b"support"
+                    | b"helpers"
+                    | b"__mocks__"
+                    | b"mocks"
+            ) {
+                return true;
+            }
+            continue;
+        }
+        let stem = component.split(|&b| b == b'.').next().unwrap_or(component);
+        return matches!(
+            stem,
+            b"conftest"
+                | b"__init__"
+                | b"spec_helper"
+                | b"rails_helper"
+                | b"test_helper"
+                | b"setup"
+                | b"setupTests"
+                | b"setup_tests"
+                | b"globalSetup"
+                | b"global_setup"
+                | b"main_test"
+                | b"noxfile"
+                | b"jest"
+                | b"vitest"
+                | b"karma"
+                | b"playwright"
+                | b"cypress"
+        ) || contains(component, b".config.")
+            || contains(component, b".setup.")
+            || component.ends_with(b".snap")
+            || stem.ends_with(b"_helper")
+            || stem.ends_with(b"_helpers")
+            || stem.ends_with(b"Helper")
+            || stem.ends_with(b"Helpers")
+            || stem.ends_with(b"Fixture")
+            || stem.ends_with(b"Fixtures");
     }
     false
 }
@@ -116,63 +221,678 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// Compiled patterns for one language (plus any markers from guard.toml).
 #[derive(Debug, Clone)]
 pub struct Rules {
-    /// Test definitions.
-    pub tests: Regex,
-    /// Assertions of any strength.
-    pub asserts: Regex,
-    /// Skips, ignores, focus (`.only`) and assumptions.
+    /// The language.
+    pub language: Language,
+    /// Function, test and block definitions (how each is read is per language).
+    pub defs: Regex,
+    /// The start of a check (an assertion of any strength).
+    pub checks: Regex,
+    /// Skips, ignores, focus (`.only`), assumptions, and other ways to not run a test.
     pub skips: Regex,
-    /// Exact (equality) assertions.
+    /// Markers in a definition's head (decorators, attributes) that make it a test.
+    pub test_heads: Regex,
+    /// Extra test markers from guard.toml (literal), if any.
+    pub extra_tests: Option<Regex>,
+    /// Canonical check texts that are equality-strength.
     pub equality: Regex,
-    /// Assertions weaker than equality (order, truthiness, presence).
+    /// Canonical check texts weaker than equality (order, truthiness, presence, match).
     pub weak: Regex,
+    /// Skip texts that only skip under a condition (platform, assumption, `if`).
+    pub conditional: Regex,
+    /// Skip texts that make the test pass when it fails (`#[should_panic]`,
+    /// `except AssertionError`): reported as loosening.
+    pub inverting: Regex,
+    /// The equivalence table, parsed.
+    pub equivalences: Vec<(Template, Template)>,
+    /// Checks that can never fail (`assert x == x`, `assert … or True`).
+    pub tautologies: Vec<Template>,
+    /// Checks whose two operands may be swapped (`assert a == b` ≡ `assert b == a`).
+    pub symmetric: Vec<Template>,
 }
 
 struct Patterns {
-    tests: &'static str,
-    asserts: &'static str,
+    defs: &'static str,
+    checks: &'static str,
     skips: &'static str,
+    test_heads: &'static str,
     equality: &'static str,
     weak: &'static str,
+    conditional: &'static str,
+    inverting: &'static str,
 }
 
 fn patterns(language: Language) -> Patterns {
     match language {
         Language::Python => Patterns {
-            tests: r"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*[ \t]*\(",
-            asserts: r"\bassert\b[ \t(]|\.assert\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|approx)[ \t]*\(|\.fail\w*[ \t]*\(",
-            skips: r"@pytest\.mark\.(?:skip|skipif|xfail)\b|@unittest\.(?:skip|skipIf|skipUnless|expectedFailure)\b|\bpytest\.(?:skip|xfail)[ \t]*\(|\.skipTest[ \t]*\(|@(?:skip|skipIf|skipUnless)\b",
-            equality: r"\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is)[ \t]*\(|\bassert\b[^\n]*?==",
-            weak: r"\.assert(?:True|False|IsNotNone|IsNone|Greater|GreaterEqual|Less|LessEqual|In|NotIn|NotEqual|NotAlmostEqual|IsNot|IsInstance)[ \t]*\(|\bassert\b(?:[^\n=]|[<>!]=)*(?:\n|$)",
+            defs: r"\b(?:async[ \t]+)?def[ \t]+\w+|\bclass[ \t]+\w+",
+            checks: r"\bassert\b|\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
+            skips: r"@[\w.]*(?:skip|xfail|expectedFailure)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|\bskip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
+            test_heads: r"[^\s\S]",
+            equality: r"^assert\b[^=]*[^!<>=]==[^=]|^assert\b.* is None$|^assert [\w.]+ is [\w.]+$|\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is|Raises\w*)\(",
+            weak: r"^assert\b|\.assert(?:True|False|IsNotNone|IsNone|Greater|GreaterEqual|Less|LessEqual|In|NotIn|NotEqual|NotAlmostEqual|IsNot|IsInstance|Regex)\w*\(",
+            conditional: r"skipif|skipIf|skipUnless|importorskip|_if|_unless|_on|_without|\bif\b",
+            inverting: r"AssertionError",
         },
         Language::Rust => Patterns {
-            tests: r"#\[(?:\w+::)*test\b|#\[rstest\b",
-            asserts: r"\b(?:debug_)?assert(?:_eq|_ne|_matches)?!|\bprop_assert\w*!",
-            skips: r"#\[ignore\b",
-            equality: r"\b(?:debug_)?assert_eq!|\bprop_assert_eq!|\bassert!\s*\([^;]*?==",
-            weak: r"\b(?:debug_)?assert!\s*\((?:[^;=]|[<>!]=)*;|\bassert_ne!",
+            defs: r"\bfn[ \t]+\w+|\b[a-z_]\w*![ \t]*[({][ \t]*\w+[ \t]*,",
+            checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!",
+            skips: r"#\[ignore\b|#\[cfg_attr[ \t]*\([^\]]*\bignore\b|#!?\[cfg[ \t]*\(|#\[should_panic\b",
+            test_heads: r"#\[(?:\w+::)*test\b|#\[rstest\b|#\[test_case\b|#\[quickcheck\b|#\[proptest\b",
+            equality: r"^(?:debug_)?assert_eq!|^prop_assert_eq!|^assert_\w*snapshot!|^assert!\(!?[\w.]*\.is_(?:none|empty)\(\)\)$",
+            weak: r"^(?:debug_)?assert!|^assert_ne!|^prop_assert!",
+            conditional: r"cfg_attr|cfg\((?:not\(|unix|windows|target|feature|all\(|any\(.)",
+            inverting: r"should_panic",
         },
         Language::JavaScript => Patterns {
-            tests: r"\b(?:it|test|xit|xtest|fit)\b(?:\s*\.\s*(?:skip|only|todo|concurrent|failing|each))?\s*\(",
-            asserts: r"\bexpect\s*\(|\bassert\b(?:\s*\.\s*\w+)?\s*\(",
-            skips: r"\b(?:it|test|describe|suite|context)\s*\.\s*(?:skip|only)\b|\b(?:xit|xtest|xdescribe|fit|fdescribe)\s*\(|\bt\s*\.\s*skip\s*\(|\bskip\s*:\s*true\b",
-            equality: r"\.\s*(?:toEqual|toBe|toStrictEqual|toBeCloseTo|toMatchObject|toMatchSnapshot|toMatchInlineSnapshot|toHaveLength|toHaveBeenCalledWith|toThrow)\s*\(|\bassert\s*\.\s*(?:equal|strictEqual|deepEqual|deepStrictEqual)\s*\(",
-            weak: r"\.\s*(?:toBeDefined|toBeTruthy|toBeFalsy|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toContain|toBeInstanceOf|toHaveProperty|toHaveBeenCalled)\s*\(|\.\s*not\s*\.\s*(?:toBeNull|toBeUndefined)\s*\(|\bassert\s*\.\s*ok\s*\(|\bassert\s*\(",
+            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\([ \t]*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
+            checks: r"\bexpect\b(?:[ \t]*\.[ \t]*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
+            skips: r"\b(?:it|test|describe|suite|context|specify)[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf)\b|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\bt[ \t]*\.[ \t]*skip[ \t]*\(|\bthis[ \t]*\.[ \t]*skip[ \t]*\(|\bskip[ \t]*:[ \t]*true\b|\bskip[A-Z]\w*[ \t]*\(",
+            test_heads: r"[^\s\S]",
+            equality: r"\.(?:toBeNull|toBeUndefined|toMatchSnapshot|toMatchInlineSnapshot)\(|\.(?:toEqual|toBe|toStrictEqual|toBeCloseTo|toMatchObject|toHaveLength|toHaveBeenCalledWith|toHaveBeenCalledTimes|toHaveBeenNthCalledWith|toHaveBeenLastCalledWith|toThrow|toThrowError|toBeNull|toBeUndefined|toHaveTextContent|toHaveValue|toHaveText|toHaveURL|toHaveTitle|toHaveCount|equal|equals|eql|deep\.equal|strictEqual|deepEqual|deepStrictEqual|rejects|throws|is|same|strictSame)\([^)]|^assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual|throws|rejects|match)\(",
+            weak: r"\.not\.|\.(?:toBe|toEqual|toStrictEqual)\((?:true|false)\)|\.toThrow\(\)|\.(?:toBeDefined|toBeTruthy|toBeFalsy|toBeGreaterThan|toBeGreaterThanOrEqual|toBeLessThan|toBeLessThanOrEqual|toContain|toContainEqual|toBeInstanceOf|toHaveProperty|toHaveBeenCalled|toMatch|toBeTypeOf|toBeVisible|ok|true|truthy|exist|notOk|falsy|like|regex|match)\(|\.to\.(?:be\.)?(?:ok|exist|true)\b|^assert\.ok\(|^assert\(",
+            conditional: r"skipIf|runIf|skip[A-Z]|\bif\b",
+            inverting: r"[^\s\S]",
         },
         Language::Go => Patterns {
-            tests: r"(?m)^func\s+Test\w*\s*\(",
-            asserts: r"\bt\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\(",
-            skips: r"\bt\.(?:Skip|Skipf|SkipNow)\s*\(",
-            equality: r"\b(?:assert|require)\.(?:Equal|EqualValues|Exactly|EqualError|JSONEq|YAMLEq|Same|InDelta|InEpsilon|ElementsMatch)\s*\(",
-            weak: r"\b(?:assert|require)\.(?:True|False|NotNil|Nil|NotEmpty|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|NotZero|Contains|NotEqual|NoError|Error)\s*\(",
+            defs: r"(?m)^func[ \t]+(?:\([^)]*\)[ \t]*)?\w+",
+            checks: r"\b(?:t|tb|tt|b|f|c|s)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)[ \t]*\(|\b(?:assert|require)\.[A-Z]\w*[ \t]*\(|\bs\.(?:Require|Assert)\(\)\.\w+[ \t]*\(|\b(?:qt|c)\.(?:Assert|Check)[ \t]*\(",
+            skips: r"\b(?:t|tb|tt|b|f|s)\.(?:Skip|Skipf|SkipNow)[ \t]*\(|\b(?:\w+\.)?(?:[Ss]kip\w*|Must\w+)[ \t]*\([ \t]*(?:t|tb|b)[ \t]*[,)]|\bos\.Exit[ \t]*\([ \t]*0[ \t]*\)",
+            test_heads: r"[^\s\S]",
+            equality: r"^assert\.(?:Equal|EqualValues|Exactly|EqualError|JSONEq|YAMLEq|Same|InDelta|InEpsilon|ElementsMatch|Len|Empty|Zero)\(|^t\.Error\(.*(?:[^!=]!=[^=]|DeepEqual|Diff)",
+            weak: r"^assert\.(?:True|False|NotNil|Nil|NotEmpty|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|NotZero|Contains|NotContains|NotEqual|NoError|Error|ErrorContains|Regexp|IsType|Implements|Subset)\(|^t\.Error\(.*(?:[<>]|==)",
+            conditional: r"\bif\b|[Ss]kip\w|Must\w",
+            inverting: r"[^\s\S]",
         },
         Language::Java => Patterns {
-            tests: r"@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b",
-            asserts: r"\bassert\w*\s*\(|\bassert\s+[^;\n(]",
-            skips: r"@(?:Disabled|Ignore)\b|\bAssumptions?\s*\.\s*assume\w*\s*\(|\bassume(?:True|False|That)\s*\(",
-            equality: r"\bassert(?:Equals|ArrayEquals|IterableEquals|LinesMatch|Same)\s*\(|\.\s*(?:isEqualTo|isSameAs|containsExactly|isEqualByComparingTo)\s*\(|\b(?:equalTo|is)\s*\(",
-            weak: r"\bassert(?:True|False|NotNull|Null|NotEquals|NotSame)\s*\(|\.\s*(?:isNotNull|isNotEmpty|isPositive|isGreaterThan|isGreaterThanOrEqualTo|isLessThan|isLessThanOrEqualTo|isTrue|isFalse|contains|isNotEqualTo)\s*\(|\b(?:notNullValue|greaterThan|greaterThanOrEqualTo|lessThan|lessThanOrEqualTo|anything|containsString|hasItem)\s*\(",
+            defs: r"(?m)^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|override|open|suspend|internal|inline)[ \t]+)*(?:fun[ \t]+(?:<[^>\n]*>[ \t]*)?(?:\w+|`[^`\n]*`)|(?:<[^>\n]*>[ \t]*)?[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+)[ \t]*\(",
+            checks: r"\bassert\w*[ \t]*\(|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
+            skips: r"@(?:Disabled|Ignore|Disabled\w+|Enabled\w+)\b|\bAssumptions?[ \t]*\.[ \t]*assume\w*[ \t]*\(|\bassume[A-Z]\w*[ \t]*\(",
+            test_heads: r"@(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\b",
+            equality: r"^assert(?:Equals|ArrayEquals|IterableEquals|LinesMatch|Same|Null|Throws)\(|\.(?:isEqualTo|isSameAs|containsExactly|isEqualByComparingTo|hasSize|isEmpty|isNull|hasMessage|containsExactlyInAnyOrder)\(|\b(?:equalTo|is)\(|shouldBe",
+            weak: r"^assert(?:True|False|NotNull|NotEquals|NotSame)\(|\.(?:isNotNull|isNotEmpty|isPositive|isGreaterThan|isGreaterThanOrEqualTo|isLessThan|isLessThanOrEqualTo|isTrue|isFalse|contains|isNotEqualTo|matches|startsWith|endsWith|isInstanceOf|containsAtLeast\w*|containsAnyOf|containsAnyIn|isAtLeast|isAtMost)\(|\b(?:notNullValue|greaterThan|greaterThanOrEqualTo|lessThan|lessThanOrEqualTo|anything|containsString|hasItem|not)\(",
+            conditional: r"On|If|assume",
+            inverting: r"[^\s\S]",
         },
+        Language::Ruby => Patterns {
+            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)\b[ \t]*[('\x22{:\w]?)",
+            checks: r"\bexpect\b[ \t]*[({]|\bis_expected\b|\.should(?:_not)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
+            skips: r"(?m)^[ \t]*(?:skip|pending)\b|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)",
+            test_heads: r"[^\s\S]",
+            equality: r"\.to eq\b|\.to eql\b|\.to equal\b|\.to be\b|\.to match_array\b|\.to contain_exactly\b|\.to be_nil\b|\.to raise_error\(|^assert_equal\b|^assert_nil\b|^assert_raises\b|\.must_equal\b|\.must_be_nil\b",
+            weak: r"\.(?:not_to|to_not)\b|\.to be_truthy\b|\.to be_falsey\b|\.to be_present\b|\.to be_a\b|\.to be_an\b|\.to be_kind_of\b|\.to include\b|\.to be [<>]|\.to match\b|\.to raise_error$|^assert\(|^refute|^assert_operator\b|^assert_includes\b|^assert_match\b|\.must_include\b",
+            conditional: r"\bif\b|\bunless\b",
+            inverting: r"[^\s\S]",
+        },
+        Language::CSharp => Patterns {
+            defs: r"(?m)^[ \t]*(?:\[[^\n]*\][ \t]*)*(?:(?:public|protected|private|internal|static|async|virtual|override|sealed|unsafe|new)[ \t]+)*[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+[ \t]*(?:<[^>\n]*>)?[ \t]*\(",
+            checks: r"\b(?:Assert|ClassicAssert|CollectionAssert|StringAssert)[ \t]*\.[ \t]*\w+[ \t]*(?:<[^>\n]*>)?[ \t]*\(|\.Should\w*[ \t]*(?:<[^>\n]*>)?[ \t]*\(",
+            skips: r"\bSkip[ \t]*=|\[[ \t]*(?:Ignore|Explicit)\b|,[ \t]*(?:Ignore|Explicit)\b|\bAssert[ \t]*\.[ \t]*(?:Ignore|Inconclusive)[ \t]*\(|\bSkip[ \t]*\.[ \t]*(?:If|IfNot|Unless|When)\w*[ \t]*\(|\bAssume[ \t]*\.[ \t]*That[ \t]*\(",
+            test_heads: r"\b(?:Fact|Theory|Test|TestCase|TestCaseSource|TestMethod|DataTestMethod|SkippableFact|SkippableTheory)\b",
+            equality: r"^(?:Assert|ClassicAssert)\.(?:Equal|AreEqual|Same|AreSame|StrictEqual|Equivalent|Null|IsNull|Empty|IsEmpty|Single|Throws\w*|AreEquivalent)\(|Is\.EqualTo|Is\.Null\b|\.Should\(\)\.(?:Be|Equal|BeEquivalentTo|BeNull|BeEmpty|HaveCount|Throw\w*)\(|\.ShouldBe\(|\.ShouldBeNull\(|\.ShouldBeEmpty\(|\.ShouldBeThrownBy\(|\.ShouldThrow\w*",
+            weak: r"^(?:Assert|ClassicAssert)\.(?:True|IsTrue|False|IsFalse|NotNull|IsNotNull|NotEqual|AreNotEqual|NotEmpty|IsNotEmpty|Contains|InRange|Greater\w*|Less\w*|IsInstanceOf\w*|IsType|IsAssignableFrom|Matches)\(|Is\.Not\b|Is\.GreaterThan|Is\.LessThan|Is\.True|Does\.Contain|\.Should\(\)\.(?:NotBeNull|BeTrue|BeFalse|BeGreaterThan\w*|BeLessThan\w*|Contain|NotBeEmpty|NotBe)\(|\.Should(?:BeTrue|BeFalse|NotBeNull|NotBe|Contain|NotBeEmpty|BeGreaterThan\w*|BeLessThan\w*)\(",
+            conditional: r"If|Unless|When|Assume",
+            inverting: r"[^\s\S]",
+        },
+    }
+}
+
+/// The equivalence table: pairs of (spelling, canonical spelling) per language, tried in
+/// order and repeatedly until none applies. This is data: add a row to teach the
+/// analyser that two checks say the same.
+pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
+    // Python: unittest spellings become assert statements.
+    (
+        Language::Python,
+        "self.assertEquals(..)",
+        "self.assertEqual(..)",
+    ),
+    (
+        Language::Python,
+        "self.assertEqual(A, B, ..)",
+        "assert A == B",
+    ),
+    (
+        Language::Python,
+        "self.assertNotEqual(A, B, ..)",
+        "assert A != B",
+    ),
+    (Language::Python, "self.assertTrue(A, ..)", "assert A"),
+    (Language::Python, "self.assertFalse(A, ..)", "assert not A"),
+    (
+        Language::Python,
+        "self.assertIsNone(A, ..)",
+        "assert A is None",
+    ),
+    (
+        Language::Python,
+        "self.assertIsNotNone(A, ..)",
+        "assert A is not None",
+    ),
+    (Language::Python, "self.assertIs(A, B, ..)", "assert A is B"),
+    (Language::Python, "self.assertIn(A, B, ..)", "assert A in B"),
+    (
+        Language::Python,
+        "self.assertNotIn(A, B, ..)",
+        "assert A not in B",
+    ),
+    (
+        Language::Python,
+        "self.assertGreater(A, B, ..)",
+        "assert A > B",
+    ),
+    (
+        Language::Python,
+        "self.assertGreaterEqual(A, B, ..)",
+        "assert A >= B",
+    ),
+    (
+        Language::Python,
+        "self.assertLess(A, B, ..)",
+        "assert A < B",
+    ),
+    (
+        Language::Python,
+        "self.assertLessEqual(A, B, ..)",
+        "assert A <= B",
+    ),
+    (
+        Language::Python,
+        "self.assertIsInstance(A, B, ..)",
+        "assert isinstance(A, B)",
+    ),
+    // Python: a reformatter's parentheses, a message, and comparisons with singletons.
+    (Language::Python, "assert (A)", "assert A"),
+    (Language::Python, "assert A, B", "assert A"),
+    (Language::Python, "assert (A), B", "assert A"),
+    (Language::Python, "assert A == None", "assert A is None"),
+    (Language::Python, "assert None == A", "assert A is None"),
+    (Language::Python, "assert A != None", "assert A is not None"),
+    (Language::Python, "assert A == True", "assert A"),
+    (Language::Python, "assert A is True", "assert A"),
+    (Language::Python, "assert A == False", "assert not A"),
+    (Language::Python, "assert A is False", "assert not A"),
+    (Language::Python, "assert A == []", "assert not A"),
+    (Language::Python, "assert A == {}", "assert not A"),
+    (Language::Python, "assert A == ()", "assert not A"),
+    (Language::Python, "assert A == \"\"", "assert not A"),
+    (Language::Python, "assert A == ''", "assert not A"),
+    (Language::Python, "assert len(A) == 0", "assert not A"),
+    (Language::Python, "assert not len(A)", "assert not A"),
+    (Language::Python, "assert not (A)", "assert not A"),
+    (Language::Python, "assert A is not None and B", "assert B"),
+    // Rust: boolean and option comparisons, messages.
+    (Language::Rust, "assert_eq!(A, B, ..)", "assert_eq!(A, B)"),
+    (Language::Rust, "assert_ne!(A, B, ..)", "assert_ne!(A, B)"),
+    (Language::Rust, "assert!(A, ..)", "assert!(A)"),
+    (Language::Rust, "debug_assert_eq!(..)", "assert_eq!(..)"),
+    (Language::Rust, "debug_assert!(..)", "assert!(..)"),
+    (Language::Rust, "assert!(A == B)", "assert_eq!(A, B)"),
+    (Language::Rust, "assert!(A != B)", "assert_ne!(A, B)"),
+    (Language::Rust, "assert!((A))", "assert!(A)"),
+    (Language::Rust, "assert_eq!(A, true)", "assert!(A)"),
+    (Language::Rust, "assert_eq!(true, A)", "assert!(A)"),
+    (Language::Rust, "assert_eq!(A, false)", "assert!(!A)"),
+    (Language::Rust, "assert_eq!(false, A)", "assert!(!A)"),
+    (
+        Language::Rust,
+        "assert_eq!(A, None)",
+        "assert!(A.is_none())",
+    ),
+    (
+        Language::Rust,
+        "assert_eq!(A.len(), 0)",
+        "assert!(A.is_empty())",
+    ),
+    (
+        Language::Rust,
+        "assert!(A.len() == 0)",
+        "assert!(A.is_empty())",
+    ),
+    (
+        Language::Rust,
+        "assert!(matches!(A, B))",
+        "assert_matches!(A, B)",
+    ),
+    // JavaScript: length, null/undefined, messages.
+    (
+        Language::JavaScript,
+        "expect(A.length).toBe(B)",
+        "expect(A).toHaveLength(B)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A.length).toEqual(B)",
+        "expect(A).toHaveLength(B)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A.length).toStrictEqual(B)",
+        "expect(A).toHaveLength(B)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).toBe(null)",
+        "expect(A).toBeNull()",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).toEqual(null)",
+        "expect(A).toBeNull()",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).toBe(undefined)",
+        "expect(A).toBeUndefined()",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).toEqual(undefined)",
+        "expect(A).toBeUndefined()",
+    ),
+    (Language::JavaScript, "expect(A, B).C", "expect(A).C"),
+    (
+        Language::JavaScript,
+        "expect(A).to.equal(B)",
+        "expect(A).toBe(B)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).to.eql(B)",
+        "expect(A).toEqual(B)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).to.deep.equal(B)",
+        "expect(A).toEqual(B)",
+    ),
+    (
+        Language::JavaScript,
+        "assert.equal(A, B, ..)",
+        "assert.equal(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "assert.strictEqual(A, B, ..)",
+        "assert.strictEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "assert.deepEqual(A, B, ..)",
+        "assert.deepEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "assert.deepStrictEqual(A, B, ..)",
+        "assert.deepStrictEqual(A, B)",
+    ),
+    (Language::JavaScript, "assert.ok(A, ..)", "assert.ok(A)"),
+    (Language::JavaScript, "assert(A, ..)", "assert.ok(A)"),
+    (
+        Language::JavaScript,
+        "assert.strictEqual(A, true)",
+        "assert.ok(A)",
+    ),
+    // Go: testify's require is assert that stops; booleans, nil and length.
+    (Language::Go, "require.A", "assert.A"),
+    (
+        Language::Go,
+        "assert.Equal(T, A, B, ..)",
+        "assert.Equal(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Equal(T, true, A)",
+        "assert.True(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.Equal(T, A, true)",
+        "assert.True(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.Equal(T, false, A)",
+        "assert.False(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.Equal(T, A, false)",
+        "assert.False(T, A)",
+    ),
+    (Language::Go, "assert.Equal(T, nil, A)", "assert.Nil(T, A)"),
+    (
+        Language::Go,
+        "assert.Equal(T, A, len(B))",
+        "assert.Len(T, B, A)",
+    ),
+    (Language::Go, "assert.Len(T, A, 0)", "assert.Empty(T, A)"),
+    (Language::Go, "assert.True(T, A, ..)", "assert.True(T, A)"),
+    (Language::Go, "assert.False(T, A, ..)", "assert.False(T, A)"),
+    (Language::Go, "assert.Nil(T, A, ..)", "assert.Nil(T, A)"),
+    (
+        Language::Go,
+        "assert.NotNil(T, A, ..)",
+        "assert.NotNil(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.NoError(T, A, ..)",
+        "assert.NoError(T, A)",
+    ),
+    (Language::Go, "assert.Error(T, A, ..)", "assert.Error(T, A)"),
+    (
+        Language::Go,
+        "assert.Len(T, A, B, ..)",
+        "assert.Len(T, A, B)",
+    ),
+    (Language::Go, "t.Error(A != nil)", "assert.NoError(t, A)"),
+    // Java / Kotlin: qualified names, booleans, null, sizes.
+    (Language::Java, "Assertions.A", "A"),
+    (Language::Java, "Assert.A", "A"),
+    (Language::Java, "org.junit.Assert.A", "A"),
+    (Language::Java, "assertEquals(true, A)", "assertTrue(A)"),
+    (Language::Java, "assertEquals(false, A)", "assertFalse(A)"),
+    (Language::Java, "assertEquals(null, A)", "assertNull(A)"),
+    (
+        Language::Java,
+        "assertThat(A).isEqualTo(true)",
+        "assertThat(A).isTrue()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A).isEqualTo(Boolean.TRUE)",
+        "assertThat(A).isTrue()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A).isEqualTo(Boolean.FALSE)",
+        "assertThat(A).isFalse()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A).isEqualTo(false)",
+        "assertThat(A).isFalse()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A).isEqualTo(null)",
+        "assertThat(A).isNull()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A.size()).isEqualTo(B)",
+        "assertThat(A).hasSize(B)",
+    ),
+    (
+        Language::Java,
+        "assertThat(A.size()).isZero()",
+        "assertThat(A).isEmpty()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A).hasSize(0)",
+        "assertThat(A).isEmpty()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, is(equalTo(B)))",
+        "assertThat(A, equalTo(B))",
+    ),
+    (
+        Language::Java,
+        "assertEquals(A, B)",
+        "assertThat(B).isEqualTo(A)",
+    ),
+    (Language::Java, "assertTrue(A)", "assertThat(A).isTrue()"),
+    (Language::Java, "assertFalse(A)", "assertThat(A).isFalse()"),
+    (Language::Java, "assertNull(A)", "assertThat(A).isNull()"),
+    (
+        Language::Java,
+        "assertNotNull(A)",
+        "assertThat(A).isNotNull()",
+    ),
+    // Ruby: RSpec and minitest spellings (matchers without parentheses).
+    (Language::Ruby, "expect(A).to eq(B)", "expect(A).to eq B"),
+    (Language::Ruby, "expect(A).to be(B)", "expect(A).to be B"),
+    (Language::Ruby, "expect(A).to_not B", "expect(A).not_to B"),
+    (
+        Language::Ruby,
+        "expect(A).to eq true",
+        "expect(A).to be true",
+    ),
+    (Language::Ruby, "expect(A).to eq nil", "expect(A).to be_nil"),
+    (Language::Ruby, "expect(A).to be nil", "expect(A).to be_nil"),
+    (
+        Language::Ruby,
+        "expect(A.length).to eq B",
+        "expect(A.size).to eq B",
+    ),
+    (
+        Language::Ruby,
+        "expect(A.count).to eq B",
+        "expect(A.size).to eq B",
+    ),
+    (
+        Language::Ruby,
+        "expect(A.size).to eq 0",
+        "expect(A).to be_empty",
+    ),
+    (
+        Language::Ruby,
+        "assert_equal A, B, ..",
+        "assert_equal(A, B)",
+    ),
+    (
+        Language::Ruby,
+        "assert_equal(A, B, ..)",
+        "assert_equal(A, B)",
+    ),
+    (Language::Ruby, "assert_equal(true, A)", "assert(A)"),
+    (Language::Ruby, "assert_equal(nil, A)", "assert_nil(A)"),
+    (Language::Ruby, "assert_nil A", "assert_nil(A)"),
+    (Language::Ruby, "assert A, ..", "assert(A)"),
+    (Language::Ruby, "assert(A, ..)", "assert(A)"),
+    (Language::Ruby, "A.must_equal B", "assert_equal(B, A)"),
+    (Language::Ruby, "_(A).must_equal B", "assert_equal(B, A)"),
+    // C#: xUnit, NUnit and MSTest spellings.
+    (Language::CSharp, "ClassicAssert.A", "Assert.A"),
+    (
+        Language::CSharp,
+        "typeof(A).ShouldBeThrownBy(B)",
+        "Assert.Throws<A>(B)",
+    ),
+    (Language::CSharp, "A.ShouldBe(B)", "Assert.Equal(B, A)"),
+    (Language::CSharp, "A.ShouldBeTrue()", "Assert.True(A)"),
+    (Language::CSharp, "A.ShouldBeFalse()", "Assert.False(A)"),
+    (Language::CSharp, "A.ShouldBeNull()", "Assert.Null(A)"),
+    (Language::CSharp, "A.ShouldNotBeNull()", "Assert.NotNull(A)"),
+    (Language::CSharp, "Assert.Equal(true, A)", "Assert.True(A)"),
+    (
+        Language::CSharp,
+        "Assert.Equal(false, A)",
+        "Assert.False(A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.AreEqual(true, A)",
+        "Assert.True(A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.AreEqual(false, A)",
+        "Assert.False(A)",
+    ),
+    (Language::CSharp, "Assert.IsTrue(A, ..)", "Assert.True(A)"),
+    (Language::CSharp, "Assert.IsFalse(A, ..)", "Assert.False(A)"),
+    (
+        Language::CSharp,
+        "Assert.AreEqual(A, B, ..)",
+        "Assert.Equal(A, B)",
+    ),
+    (Language::CSharp, "Assert.IsNull(A, ..)", "Assert.Null(A)"),
+    (
+        Language::CSharp,
+        "Assert.IsNotNull(A, ..)",
+        "Assert.NotNull(A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.That(A, Is.EqualTo(B))",
+        "Assert.Equal(B, A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.That(A, Is.True)",
+        "Assert.True(A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.That(A, Is.False)",
+        "Assert.False(A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.That(A, Is.Null)",
+        "Assert.Null(A)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.That(A, Is.Not.Null)",
+        "Assert.NotNull(A)",
+    ),
+    (Language::CSharp, "Assert.That(A)", "Assert.True(A)"),
+    (
+        Language::CSharp,
+        "A.Should().Be(true)",
+        "A.Should().BeTrue()",
+    ),
+    (Language::CSharp, "A.Should().Be(B)", "Assert.Equal(B, A)"),
+    (
+        Language::CSharp,
+        "Assert.Equal(A, B.Count)",
+        "Assert.Equal(A, B.Count())",
+    ),
+];
+
+/// Checks that cannot fail, per language.
+pub const TAUTOLOGIES: &[(Language, &str)] = &[
+    (Language::Python, "assert A == A"),
+    (Language::Python, "assert A is A"),
+    (Language::Python, "assert A or True"),
+    (Language::Python, "assert True"),
+    (Language::Python, "assert 1"),
+    (Language::Python, "assert not False"),
+    (Language::Python, "assert not None"),
+    (Language::Rust, "assert_eq!(A, A)"),
+    (Language::Rust, "assert!(true)"),
+    (Language::Rust, "assert!(A || true)"),
+    (Language::JavaScript, "expect(A).toBe(A)"),
+    (Language::JavaScript, "expect(A).toEqual(A)"),
+    (Language::JavaScript, "expect(A).toStrictEqual(A)"),
+    (Language::JavaScript, "expect(true).toBeTruthy()"),
+    (Language::JavaScript, "assert.ok(true)"),
+    (Language::JavaScript, "assert.equal(A, A)"),
+    (Language::JavaScript, "assert.strictEqual(A, A)"),
+    (Language::Go, "assert.Equal(T, A, A)"),
+    (Language::Go, "assert.True(T, true)"),
+    (Language::Java, "assertThat(A).isEqualTo(A)"),
+    (Language::Java, "assertThat(true).isTrue()"),
+    (Language::Ruby, "expect(A).to eq A"),
+    (Language::Ruby, "assert_equal(A, A)"),
+    (Language::Ruby, "assert(true)"),
+    (Language::CSharp, "Assert.Equal(A, A)"),
+    (Language::CSharp, "Assert.True(true)"),
+];
+
+/// Checks whose two operands (`A`, `B`) can be swapped without changing what they
+/// check: the canonical text orders them.
+pub const SYMMETRIC: &[(Language, &str)] = &[
+    (Language::Python, "assert A == B"),
+    (Language::Python, "assert A != B"),
+    (Language::Rust, "assert_eq!(A, B)"),
+    (Language::Rust, "assert_ne!(A, B)"),
+    (Language::JavaScript, "assert.equal(A, B)"),
+    (Language::JavaScript, "assert.strictEqual(A, B)"),
+    (Language::JavaScript, "assert.deepStrictEqual(A, B)"),
+    (Language::Go, "assert.Equal(T, A, B)"),
+    (Language::Go, "t.Error(A != B)"),
+    (Language::Ruby, "assert_equal(A, B)"),
+    (Language::CSharp, "Assert.Equal(A, B)"),
+];
+
+/// One side of an equivalence: literal text and holes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Text that must appear as written (after spacing is normalised).
+    Lit(String),
+    /// A balanced sub-expression without a top-level comma, named by a letter.
+    Hole(u8),
+    /// Any balanced remainder, commas included (`..`).
+    Rest,
+    /// Nothing, or a comma and any further arguments (`, ..`): dropped when filled.
+    Tail,
+}
+
+/// A parsed template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template(pub Vec<Piece>);
+
+impl Template {
+    /// Parses `assert_eq!(A, B, ..)`: single upper-case letters standing alone are
+    /// holes, `..` is the rest; spacing is normalised as check texts are.
+    pub fn parse(text: &str) -> Template {
+        let text = super::checks::squeeze(text);
+        let bytes = text.as_bytes();
+        let mut pieces = Vec::new();
+        let mut lit = String::new();
+        let mut i = 0;
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        while i < bytes.len() {
+            let b = bytes[i];
+            let alone = b.is_ascii_uppercase()
+                && (i == 0 || !word(bytes[i - 1]))
+                && bytes.get(i + 1).is_none_or(|&n| !word(n));
+            if alone {
+                if !lit.is_empty() {
+                    pieces.push(Piece::Lit(std::mem::take(&mut lit)));
+                }
+                pieces.push(Piece::Hole(b));
+                i += 1;
+            } else if bytes[i..].starts_with(b"..") && bytes.get(i + 2) != Some(&b'.') {
+                let tail = lit.ends_with(',');
+                if tail {
+                    lit.pop();
+                }
+                if !lit.is_empty() {
+                    pieces.push(Piece::Lit(std::mem::take(&mut lit)));
+                }
+                pieces.push(if tail { Piece::Tail } else { Piece::Rest });
+                i += 2;
+            } else {
+                lit.push(b as char);
+                i += 1;
+            }
+        }
+        if !lit.is_empty() {
+            pieces.push(Piece::Lit(lit));
+        }
+        // Spacing next to a hole depends on what fills it: matching skips it.
+        for k in 0..pieces.len() {
+            let hole_before = k > 0 && !matches!(pieces[k - 1], Piece::Lit(_));
+            let hole_after = pieces
+                .get(k + 1)
+                .is_some_and(|p| !matches!(p, Piece::Lit(_)));
+            if let Piece::Lit(l) = &mut pieces[k] {
+                if hole_before {
+                    *l = l.trim_start().to_string();
+                }
+                if hole_after {
+                    *l = l.trim_end().to_string();
+                }
+            }
+        }
+        pieces.retain(|p| !matches!(p, Piece::Lit(l) if l.is_empty()));
+        Template(pieces)
     }
 }
 
@@ -185,12 +905,36 @@ impl Rules {
         };
         let none = Markers::default();
         let extra = extra.unwrap_or(&none);
+        let extra_tests = (!extra.test.is_empty()).then(|| {
+            let alternatives: Vec<String> = extra.test.iter().map(|m| regex::escape(m)).collect();
+            Regex::new(&alternatives.join("|")).unwrap_or_else(|_| never())
+        });
         Rules {
-            tests: build(p.tests, &extra.test),
-            asserts: build(p.asserts, &extra.assert),
+            language,
+            defs: build(p.defs, &extra.test),
+            checks: build(p.checks, &extra.assert),
             skips: build(p.skips, &extra.skip),
+            test_heads: build(p.test_heads, &extra.test),
+            extra_tests,
             equality: build(p.equality, &[]),
             weak: build(p.weak, &[]),
+            conditional: build(p.conditional, &[]),
+            inverting: build(p.inverting, &[]),
+            equivalences: EQUIVALENCES
+                .iter()
+                .filter(|(l, _, _)| *l == language)
+                .map(|(_, from, to)| (Template::parse(from), Template::parse(to)))
+                .collect(),
+            tautologies: TAUTOLOGIES
+                .iter()
+                .filter(|(l, _)| *l == language)
+                .map(|(_, t)| Template::parse(t))
+                .collect(),
+            symmetric: SYMMETRIC
+                .iter()
+                .filter(|(l, _)| *l == language)
+                .map(|(_, t)| Template::parse(t))
+                .collect(),
         }
     }
 }
@@ -220,20 +964,49 @@ mod tests {
 
     #[test]
     fn every_built_in_pattern_compiles() {
-        for language in [
-            Language::Python,
-            Language::Rust,
-            Language::JavaScript,
-            Language::Go,
-            Language::Java,
-        ] {
+        for language in ALL {
             let p = patterns(language);
-            for pattern in [p.tests, p.asserts, p.skips, p.equality, p.weak] {
+            for pattern in [
+                p.defs,
+                p.checks,
+                p.skips,
+                p.test_heads,
+                p.equality,
+                p.weak,
+                p.conditional,
+                p.inverting,
+            ] {
                 let extra = ["@x(".to_string(), "a.b|c".to_string()];
                 Regex::new(&full_pattern(pattern, &extra))
-                    .unwrap_or_else(|e| panic!("{language:?}: {e}"));
+                    .unwrap_or_else(|e| panic!("{language:?}: {e}: {pattern}"));
             }
         }
+    }
+
+    #[test]
+    fn templates_parse_holes_rest_and_literals() {
+        let t = Template::parse("assert_eq!(A, B, ..)");
+        assert_eq!(
+            t.0,
+            vec![
+                Piece::Lit("assert_eq!(".into()),
+                Piece::Hole(b'A'),
+                Piece::Lit(",".into()),
+                Piece::Hole(b'B'),
+                Piece::Tail,
+                Piece::Lit(")".into()),
+            ]
+        );
+        // Capitals inside words are literal.
+        let t = Template::parse("assert A is None");
+        assert_eq!(
+            t.0,
+            vec![
+                Piece::Lit("assert".into()),
+                Piece::Hole(b'A'),
+                Piece::Lit("is None".into())
+            ]
+        );
     }
 
     #[test]
@@ -249,8 +1022,13 @@ mod tests {
         );
         assert_eq!(Language::of_path(b"pkg/a_test.go"), Some(Language::Go));
         assert_eq!(Language::of_path(b"src/FooTest.kt"), Some(Language::Java));
+        assert_eq!(Language::of_path(b"spec/a_spec.rb"), Some(Language::Ruby));
+        assert_eq!(
+            Language::of_path(b"Tests/ATests.cs"),
+            Some(Language::CSharp)
+        );
         assert_eq!(Language::of_path(b"Makefile"), None);
-        assert_eq!(Language::of_path(b"a.rb"), None);
+        assert_eq!(Language::of_path(b"a.c"), None);
     }
 
     #[test]
@@ -268,6 +1046,9 @@ mod tests {
             "BarTests.kt",
             "conftest.py",
             "spec/models/user_spec.rb",
+            "lib/user_spec.rb",
+            "Invoice.Tests/RateTests.cs",
+            "src/FluentValidation.Tests/CascadeTester.cs",
         ] {
             assert!(is_test_path(yes.as_bytes()), "{yes}");
         }
@@ -284,6 +1065,25 @@ mod tests {
     }
 
     #[test]
+    fn runner_paths_are_never_additions() {
+        for yes in [
+            "tests/conftest.py",
+            "tests/fixtures/data.py",
+            "spec/spec_helper.rb",
+            "test/test_helper.rb",
+            "jest.config.js",
+            "web/vitest.setup.ts",
+            "tests/__init__.py",
+            "pkg/testdata/x_test.go",
+        ] {
+            assert!(is_runner_path(yes.as_bytes()), "{yes}");
+        }
+        for no in ["tests/test_a.py", "src/a.test.ts", "pkg/x_test.go"] {
+            assert!(!is_runner_path(no.as_bytes()), "{no}");
+        }
+    }
+
+    #[test]
     fn extra_markers_are_literal() {
         let markers = Markers {
             skip: vec!["@my_skip(".into()],
@@ -291,6 +1091,6 @@ mod tests {
         };
         let rules = Rules::new(Language::Python, Some(&markers));
         assert!(rules.skips.is_match(b"@my_skip(reason)"));
-        assert!(!rules.skips.is_match(b"@my_skipper"));
+        assert!(!rules.skips.is_match(b"x = my_skipper"));
     }
 }

@@ -5,6 +5,9 @@
 use std::path::Path;
 
 use super::*;
+use crate::changes::{Blobs, Change, Status};
+use crate::config::Config;
+use crate::policy::Policy;
 
 fn run_case(dir: &Path) -> (Vec<String>, Vec<String>) {
     let mut before = None;
@@ -20,9 +23,7 @@ fn run_case(dir: &Path) -> (Vec<String>, Vec<String>) {
     }
     let (ext, old) = before.unwrap_or_else(|| panic!("{} has no before.*", dir.display()));
     let path = format!("tests/case.{ext}");
-    let language = Language::of_path(path.as_bytes()).unwrap();
-    let rules = Rules::new(language, None);
-    let found: Vec<String> = compare(path.as_bytes(), language, &rules, &old, after.as_deref())
+    let found: Vec<String> = analyse(path.as_bytes(), &old, after.as_deref(), &Config::default())
         .iter()
         .map(|f| match f.line {
             Some(line) => format!("{} {line}", f.kind),
@@ -82,10 +83,11 @@ fn custom_markers_from_guard_toml_are_counted() {
         skip: vec!["@flaky_skip".into()],
         ..Default::default()
     };
-    let rules = Rules::new(Language::Python, Some(&markers));
+    let mut config = Config::default();
+    config.weakening.markers.insert("python".into(), markers);
     let old = b"def test_a():\n    assert f() == 1\n";
     let new = b"@flaky_skip\ndef test_a():\n    assert f() == 1\n";
-    let found = compare(b"tests/t.py", Language::Python, &rules, old, Some(new));
+    let found = analyse(b"tests/t.py", old, Some(new), &config);
     assert_eq!(found.len(), 1);
     assert_eq!(
         (found[0].kind, found[0].line),
@@ -94,10 +96,243 @@ fn custom_markers_from_guard_toml_are_counted() {
 }
 
 #[test]
-fn a_moved_skip_is_not_an_added_skip() {
-    let rules = Rules::new(Language::Python, None);
+fn a_skip_moved_to_another_test_skips_that_test() {
     let old = b"@pytest.mark.skip\ndef test_a():\n    assert 1 == 1\n\n\ndef test_b():\n    assert 2 == 2\n";
     let new = b"def test_a():\n    assert 1 == 1\n\n\n@pytest.mark.skip\ndef test_b():\n    assert 2 == 2\n";
-    // Skipping a different test is still one skip: counts say nothing changed.
-    assert!(compare(b"tests/t.py", Language::Python, &rules, old, Some(new)).is_empty());
+    // Skipping a different test is a skip added to test_b (and one removed from test_a).
+    let found = analyse(b"tests/t.py", old, Some(new), &Config::default());
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].kind, found[0].line),
+        (FindingKind::SkipAdded, Some(5))
+    );
+}
+
+/// Blobs keyed by their content's id, for change-set tests.
+struct Store(std::collections::HashMap<git2::Oid, Vec<u8>>);
+
+impl Store {
+    fn id(&mut self, bytes: &str) -> git2::Oid {
+        let id = git2::Oid::hash_object(git2::ObjectType::Blob, bytes.as_bytes()).unwrap();
+        self.0.insert(id, bytes.as_bytes().to_vec());
+        id
+    }
+}
+
+impl Blobs for Store {
+    fn blob(&self, id: git2::Oid) -> Option<Vec<u8>> {
+        self.0.get(&id).cloned()
+    }
+}
+
+fn change(store: &mut Store, path: &str, old: Option<&str>, new: Option<&str>) -> Change {
+    let status = match (old, new) {
+        (None, _) => Status::Added,
+        (_, None) => Status::Deleted,
+        _ => Status::Modified,
+    };
+    Change {
+        status,
+        old_path: old.map(|_| path.as_bytes().to_vec()),
+        new_path: new.map(|_| path.as_bytes().to_vec()),
+        old_id: old.map(|o| store.id(o)),
+        new_id: new.map(|n| store.id(n)),
+        old_mode: if old.is_some() { 0o100644 } else { 0 },
+        new_mode: if new.is_some() { 0o100644 } else { 0 },
+    }
+}
+
+fn set_findings(store: &Store, changes: &[Change]) -> Vec<String> {
+    let config = Config::default();
+    let policy = Policy::new(&config.protect.paths).unwrap();
+    findings(changes, &policy, &config, store)
+        .iter()
+        .map(|f| f.label())
+        .collect()
+}
+
+const UTILS: &str = "from app import a, b\n\n\ndef test_a():\n    assert a() == 1\n\n\ndef test_b():\n    assert b() == 2\n";
+const UTILS_AFTER: &str = "from app import a\n\n\ndef test_a():\n    assert a() == 1\n";
+const HEADERS: &str = "def test_h():\n    assert h() == 3\n";
+const HEADERS_AFTER: &str =
+    "def test_h():\n    assert h() == 3\n\n\ndef test_b():\n    assert b() == 2\n";
+
+#[test]
+fn a_test_moved_to_another_file_of_the_change_is_not_removed() {
+    let mut store = Store(Default::default());
+    let changes = vec![
+        change(
+            &mut store,
+            "tests/test_utils.py",
+            Some(UTILS),
+            Some(UTILS_AFTER),
+        ),
+        change(
+            &mut store,
+            "tests/test_headers.py",
+            Some(HEADERS),
+            Some(HEADERS_AFTER),
+        ),
+    ];
+    assert_eq!(set_findings(&store, &changes), Vec::<String>::new());
+    // The same removal alone is a removed test.
+    let alone = set_findings(&store, &changes[..1]);
+    assert_eq!(
+        alone,
+        vec![
+            "test-removed tests/test_utils.py:5",
+            "assertions-removed tests/test_utils.py:5"
+        ]
+    );
+}
+
+#[test]
+fn a_test_moved_to_a_new_file_below_rename_similarity_is_not_removed() {
+    let mut store = Store(Default::default());
+    let old = "def test_parse():\n    assert parse(\"a\") == [\"a\"]\n\n\ndef test_join():\n    assert join([\"a\"]) == \"a\"\n";
+    let new = "import pytest\n\n\n@pytest.mark.parametrize(\"x\", [\"a\", \"b\"])\ndef test_round_trip(x):\n    assert join(parse(x)) == x\n\n\ndef test_parse():\n    assert parse(\"a\") == [\"a\"]\n\n\ndef test_join():\n    assert join([\"a\"]) == \"a\"\n";
+    let changes = vec![
+        change(&mut store, "tests/test_urlparse.py", Some(old), None),
+        change(&mut store, "tests/models/test_url.py", None, Some(new)),
+    ];
+    assert_eq!(set_findings(&store, &changes), Vec::<String>::new());
+}
+
+#[test]
+fn a_renamed_test_moved_with_the_same_checks_is_found_by_its_checks() {
+    let mut store = Store(Default::default());
+    let old = "#[cfg(test)]\nmod tests {\n    #[test]\n    fn is_sorted() {\n        assert!(ALIASES.windows(2).all(|w| w[0] <= w[1]));\n    }\n}\n";
+    let new_mod = "pub fn f() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn aliases_are_sorted() {\n        assert!(ALIASES.windows(2).all(|w| w[0] <= w[1]));\n    }\n}\n";
+    let changes = vec![
+        change(&mut store, "src/hyperlink_aliases.rs", Some(old), None),
+        change(
+            &mut store,
+            "src/hyperlink/mod.rs",
+            Some("pub fn f() {}\n"),
+            Some(new_mod),
+        ),
+    ];
+    assert_eq!(set_findings(&store, &changes), Vec::<String>::new());
+}
+
+#[test]
+fn a_moved_test_that_gains_a_skip_is_still_caught() {
+    let mut store = Store(Default::default());
+    let changes = vec![
+        change(
+            &mut store,
+            "tests/test_utils.py",
+            Some(UTILS),
+            Some(UTILS_AFTER),
+        ),
+        change(
+            &mut store,
+            "tests/test_headers.py",
+            Some(HEADERS),
+            Some(&HEADERS_AFTER.replace("def test_b", "@pytest.mark.skip\ndef test_b")),
+        ),
+    ];
+    assert_eq!(
+        set_findings(&store, &changes),
+        vec!["skip-added tests/test_headers.py:5"]
+    );
+}
+
+#[test]
+fn findings_name_their_test() {
+    let found = analyse(
+        b"tests/test_a.py",
+        b"class TestA:\n    def test_x(self):\n        assert f() == 1\n",
+        Some(b"class TestA:\n    def test_x(self):\n        assert f() >= 1\n"),
+        &Config::default(),
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].test.as_deref(), Some("TestA.test_x"));
+}
+
+mod strengthening {
+    use super::*;
+
+    const BASE: &str = "import pytest\n\nfrom app import rate\n\n\ndef test_rate():\n    assert rate(\"CA\") == 0.075\n";
+
+    fn yes(old: Option<&str>, new: &str) -> bool {
+        strengthens(
+            b"tests/test_rate.py",
+            old.map(str::as_bytes),
+            new.as_bytes(),
+            &Config::default(),
+        )
+    }
+
+    #[test]
+    fn a_new_test_or_a_new_check_is_a_strengthening() {
+        let new_test = format!("{BASE}\n\ndef test_us():\n    assert rate(\"US\") == 0.0\n");
+        assert!(yes(Some(BASE), &new_test));
+        let new_check = BASE.replace(
+            "    assert rate(\"CA\") == 0.075\n",
+            "    assert rate(\"CA\") == 0.075\n    assert rate(\"ca\") == 0.075\n",
+        );
+        assert!(yes(Some(BASE), &new_check));
+        let new_import = format!("import math\n{new_test}");
+        assert!(yes(Some(BASE), &new_import));
+        assert!(yes(None, BASE), "a new test file");
+    }
+
+    #[test]
+    fn anything_else_is_not() {
+        // A changed check, even a stricter one.
+        assert!(!yes(Some(BASE), &BASE.replace("== 0.075", "== 0.0750")));
+        // Module-level code besides imports.
+        assert!(!yes(Some(BASE), &format!("{BASE}\nrate.cache_clear()\n")));
+        // A new helper, or a new test that skips.
+        assert!(!yes(
+            Some(BASE),
+            &format!("{BASE}\n\ndef helper():\n    return 1\n")
+        ));
+        assert!(!yes(
+            Some(BASE),
+            &format!(
+                "{BASE}\n\n@pytest.mark.skip\ndef test_us():\n    assert rate(\"US\") == 0.0\n"
+            )
+        ));
+        // A removed line, a setup hook, nothing added at all.
+        assert!(!yes(Some(BASE), &BASE.replace("import pytest\n", "")));
+        assert!(!yes(Some(BASE), BASE));
+        // Runner files never count.
+        assert!(!strengthens(
+            b"tests/conftest.py",
+            Some(BASE.as_bytes()),
+            format!("{BASE}\n\ndef test_us():\n    assert 1 == 1\n").as_bytes(),
+            &Config::default()
+        ));
+        // A new file with a helper in it.
+        assert!(!yes(
+            None,
+            &format!("{BASE}\n\ndef helper():\n    return 1\n")
+        ));
+    }
+
+    #[test]
+    fn is_strengthening_reads_the_change() {
+        let mut store = Store(Default::default());
+        let new_test = format!("{BASE}\n\ndef test_us():\n    assert rate(\"US\") == 0.0\n");
+        let c = change(
+            &mut store,
+            "tests/test_rate.py",
+            Some(BASE),
+            Some(&new_test),
+        );
+        assert!(is_strengthening(&c, &Config::default(), &store));
+        let deleted = change(&mut store, "tests/test_rate.py", Some(BASE), None);
+        assert!(!is_strengthening(&deleted, &Config::default(), &store));
+        let go = "package rate\n\nimport \"testing\"\n\nfunc TestRate(t *testing.T) {\n\tif Rate(\"CA\") != 0.075 {\n\t\tt.Fatal(\"rate\")\n\t}\n}\n";
+        let go_more = format!(
+            "{go}\nfunc TestUS(t *testing.T) {{\n\tif Rate(\"US\") != 0 {{\n\t\tt.Fatal(\"us\")\n\t}}\n}}\n"
+        );
+        let c = change(&mut store, "rate_test.go", Some(go), Some(&go_more));
+        assert!(is_strengthening(&c, &Config::default(), &store));
+        let with_main = format!("{go_more}\nfunc TestMain(m *testing.M) {{\n\tm.Run()\n}}\n");
+        let c = change(&mut store, "rate_test.go", Some(go), Some(&with_main));
+        assert!(!is_strengthening(&c, &Config::default(), &store));
+    }
 }

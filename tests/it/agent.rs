@@ -85,7 +85,14 @@ fn a_multi_edit_with_a_relative_path_that_adds_a_skip_is_denied() {
 
 #[test]
 fn a_new_file_under_a_protected_path_is_put_to_the_user() {
+    // Under the default `additions = "allow"` a new test file that only adds tests is a
+    // strengthening and needs nobody; a policy that asks puts it to the user.
     let repo = TestRepo::with_history();
+    let run = hook(&repo, "write-new-test-file.json");
+    run.expect(0);
+    assert_eq!(run.stdout, "", "a strengthening passes");
+    repo.write("guard.toml", "[protect]\nadditions = \"ask\"\n");
+    repo.commit_all("policy: additions need a reason too");
     let (verdict, reason) = decision(hook(&repo, "write-new-test-file.json").expect(0));
     assert_eq!(verdict, "ask");
     assert!(reason.contains("tests/unit/test_totals.py"), "{reason}");

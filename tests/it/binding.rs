@@ -21,6 +21,11 @@ const STRONGER: &str = "def test_rate():\n    assert RATE == 0.075\n    assert R
 /// main with hooks installed and a feature branch whose one commit a human approved.
 fn approved_feature() -> TestRepo {
     let repo = TestRepo::with_origin();
+    // A strengthening passes on its own under `additions = "allow"`; these tests are
+    // about approvals of a protected change, so the policy asks for every change.
+    repo.write("guard.toml", "[protect]\nadditions = \"ask\"\n");
+    repo.commit_all("policy: additions need a reason too");
+    repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
     repo.guard(&["install"]).expect(0);
     repo.git(&["switch", "-q", "-c", "feature"]);
     repo.write("tests/test_invoice.py", STRONGER);

@@ -30,6 +30,7 @@ mod runner_keys;
 mod signature;
 mod signed;
 mod staged_diff;
+mod strengthening;
 mod weakening;
 
 /// Every file in tests/it must be a module above, or its tests silently never run.

@@ -334,6 +334,7 @@ fn allow_without_a_terminal_is_refused_by_default_and_leaves_nothing_pending() {
         run.stdout
     );
     assert!(!repo.root.join(".git/guard/pending").exists());
+    repo.commit("make CI green", &["--no-verify"]).expect(0);
     let run = repo.guard(&["override", "HEAD", "--reason", REASON]);
     assert_ne!(run.code, 0);
 }
