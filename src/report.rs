@@ -143,7 +143,9 @@ impl Report {
                 })
             })
             .collect();
-        blobs.ensure_readable(&needed_blobs(changes, &protected_at, rules))?;
+        let needed = needed_blobs(changes, &protected_at, rules);
+        blobs.ensure_readable(&needed)?;
+        too_large_to_analyse(changes, rules, blobs)?;
         let mut findings = if config.weakening.enabled {
             let mut findings = weakening::findings(changes, policy, config, blobs);
             findings.extend(runner::build_findings(changes, blobs));
@@ -252,6 +254,43 @@ fn protecting_pattern<'p>(policy: &'p Policy, change: &Change, path: &[u8]) -> O
 /// protected change (`protected_at[i]`: change `i` is), and each blob the weakening
 /// analyser will read (its own conditions, restated: a changed file in a known language
 /// that is test code by path or protected, or whose language keeps tests inline).
+/// A test file the analyser would read but that is larger than it reads is an error
+/// (exit 2), never a silent pass.
+fn too_large_to_analyse(
+    changes: &[Change],
+    rules: &Rules,
+    blobs: &dyn Blobs,
+) -> anyhow::Result<()> {
+    if !rules.config.weakening.enabled {
+        return Ok(());
+    }
+    for change in changes {
+        let analysed = change.paths().any(|p| Language::of_path(p).is_some())
+            && change
+                .paths()
+                .any(|p| is_test_path(p) || rules.paths.is_protected(p));
+        if !analysed {
+            continue;
+        }
+        for (id, path) in change.blobs() {
+            if let Some(size) = blobs.size(id)
+                && size > weakening::MAX_ANALYSED_BYTES
+            {
+                return Err(crate::exit::hinted(
+                    format!(
+                        "{} is {} MiB, larger than the {} MiB the weakening analysis reads (object {id})",
+                        crate::paths::quote_path(path),
+                        size >> 20,
+                        weakening::MAX_ANALYSED_BYTES >> 20
+                    ),
+                    "split the file, or move generated data out of test code; git-guard blocks rather than pass a test file unread",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn needed_blobs<'c>(
     changes: &'c [Change],
     protected_at: &[bool],

@@ -171,6 +171,12 @@ pub trait Blobs {
     /// The bytes of blob `id`, if it can be read.
     fn blob(&self, id: Oid) -> Option<Vec<u8>>;
 
+    /// The size of blob `id` in bytes, if it can be read (cheaper than its content where
+    /// the source allows).
+    fn size(&self, id: Oid) -> Option<usize> {
+        self.blob(id).map(|b| b.len())
+    }
+
     /// Makes sure each blob of `wanted` (an id and the path it is read for) can be read,
     /// so that a verdict never rests on content that was silently skipped: an error
     /// names the first path and object that cannot be read.
@@ -213,6 +219,11 @@ impl Blobs for NoBlobs {
 impl Blobs for Repo {
     fn blob(&self, id: Oid) -> Option<Vec<u8>> {
         self.git.find_blob(id).ok().map(|b| b.content().to_vec())
+    }
+
+    fn size(&self, id: Oid) -> Option<usize> {
+        let odb = self.git.odb().ok()?;
+        odb.read_header(id).ok().map(|(size, _)| size)
     }
 
     /// Checks that each object exists (an index lookup: no content is inflated, no delta

@@ -30,7 +30,9 @@ use model::{Model, Role, SkipKind, Unit};
 use rules::{Language, Rules};
 
 /// Files larger than this are not analysed (generated fixtures, not hand-written tests).
-const MAX_ANALYSED_BYTES: usize = 4 << 20;
+/// The largest test file the analyser reads: larger ones are refused with an error
+/// rather than passed unread (`report`), and none are skipped silently.
+pub const MAX_ANALYSED_BYTES: usize = 64 << 20;
 
 /// All findings for a set of changes.
 ///

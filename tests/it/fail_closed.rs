@@ -165,3 +165,55 @@ fn a_submodule_outside_protected_paths_still_bumps_freely() {
     repo.git(&["add", "vendor/lib"]);
     repo.commit("bump lib", &[]).expect(0);
 }
+
+#[test]
+fn a_test_file_larger_than_the_analysis_reads_blocks_with_an_error_not_a_pass() {
+    let repo = TestRepo::installed();
+    // 65 MiB of test code: over the 64 MiB the analyser reads.
+    let mut big = String::from("def test_rate():\n    assert RATE == 0.075\n");
+    let filler = "# generated table row ............................................\n";
+    while big.len() <= (65 << 20) {
+        big.push_str(filler);
+    }
+    repo.write("tests/test_huge.py", &big);
+    repo.commit_all("huge test file");
+    repo.write(
+        "tests/test_huge.py",
+        big.replacen("RATE == 0.075", "RATE >= 0", 1),
+    );
+    repo.git(&["add", "-A"]);
+    let run = repo.guard(&["check"]);
+    run.expect(2);
+    assert!(
+        run.stderr
+            .contains("tests/test_huge.py is 65 MiB, larger than the 64 MiB"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("hint: "), "{}", run.stderr);
+}
+
+#[test]
+fn a_test_file_over_the_old_4_mib_cap_is_analysed() {
+    let repo = TestRepo::installed();
+    let mut big = String::from("def test_rate():\n    assert RATE == 0.075\n");
+    while big.len() <= (5 << 20) {
+        big.push_str("# generated table row ............................................\n");
+    }
+    repo.write("tests/test_big.py", &big);
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.commit_all("big test file, nothing protected by path");
+    repo.write(
+        "tests/test_big.py",
+        big.replacen("RATE == 0.075", "RATE >= 0", 1),
+    );
+    repo.git(&["add", "-A"]);
+    let run = repo.guard(&["check"]);
+    run.expect(1);
+    assert!(
+        run.stdout
+            .contains("assertion-loosened tests/test_big.py:2"),
+        "{}",
+        run.stdout
+    );
+}
