@@ -102,7 +102,12 @@ fn judge_staged(
         record_commit_block(repo, &staged, false, err);
         return Ok(Outcome::Blocked);
     };
-    let intro = render::prompt_intro(ui, &staged.report, &staged.rules.source);
+    let intro = render::prompt_intro(
+        ui,
+        &staged.report,
+        &staged.rules.source,
+        approval.min_reason_chars,
+    );
     match prompt::ask_reason(
         ui,
         tty,
@@ -241,7 +246,7 @@ fn judge_push(
         };
         for (id, checked) in &unapproved {
             let terminal = tty.try_clone().context("reusing the terminal")?;
-            let intro = render::push_prompt_intro(ui, checked);
+            let intro = render::push_prompt_intro(ui, checked, policy.min_reason_chars);
             let min = policy.min_reason_chars;
             match prompt::ask_reason(ui, terminal, &intro, render::REASON_PROMPT, min) {
                 Answer::Reason(reason) => {

@@ -55,8 +55,8 @@ pub fn install(repo: &Repo, out: &mut dyn Write) -> anyhow::Result<Outcome> {
         }
         None => {
             let actions = install_hooks(&dir)?;
-            configure_notes(repo, notes_ref)?;
-            render::install_done(out, &dir.display().to_string(), notes_ref)?;
+            let fetch = configure_notes(repo, notes_ref)?;
+            render::install_done(out, &dir.display().to_string(), notes_ref, fetch.as_deref())?;
             for (hook, action) in actions {
                 render::hook_action(out, hook, action)?;
             }
@@ -240,16 +240,16 @@ fn write_failed(path: &Path, e: std::io::Error) -> anyhow::Error {
 /// Makes amend and rebase carry the notes (`notes.rewriteRef`) and `git fetch` bring
 /// origin's notes (into `<ref>-origin`, which is read beside ours and never forced over
 /// it). Each value is added once.
-fn configure_notes(repo: &Repo, notes_ref: &str) -> anyhow::Result<()> {
+/// `notes.rewriteRef`, and origin's notes fetched beside ours; returns the fetch refspec
+/// when origin exists (so `install` can say what it added).
+fn configure_notes(repo: &Repo, notes_ref: &str) -> anyhow::Result<Option<String>> {
     add_config_value(repo, "notes.rewriteRef", notes_ref)?;
     if repo.git.find_remote("origin").is_ok() {
-        add_config_value(
-            repo,
-            "remote.origin.fetch",
-            &note_store::fetch_refspec(notes_ref),
-        )?;
+        let refspec = note_store::fetch_refspec(notes_ref);
+        add_config_value(repo, "remote.origin.fetch", &refspec)?;
+        return Ok(Some(refspec));
     }
-    Ok(())
+    Ok(None)
 }
 
 fn add_config_value(repo: &Repo, key: &str, value: &str) -> anyhow::Result<()> {

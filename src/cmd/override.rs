@@ -55,7 +55,7 @@ pub fn run(
                     "approvals are given by a human: run this in your own terminal",
                 ));
             };
-            let intro = render::push_prompt_intro(ui, &checked);
+            let intro = render::push_prompt_intro(ui, &checked, policy.min_reason_chars);
             match prompt::ask_reason(
                 ui,
                 tty,

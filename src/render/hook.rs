@@ -34,11 +34,32 @@ pub fn commit_blocked(
         "No terminal is attached, so no one could be asked why. Next steps, in this order:"
     )?;
     let paths: Vec<String> = report.approval_paths().iter().map(|p| path(p)).collect();
-    writeln!(
-        w,
-        "  1. Fix the code under test, not the test: put the test back (`git restore --staged --worktree -- {}`)\n     and change the code until the original test passes.",
-        paths.join(" ")
-    )?;
+    let policy_only = report.protected.iter().all(|p| {
+        p.matched
+            .iter()
+            .all(|m| m.pattern == crate::policy::ALWAYS || m.pattern == crate::policy::SIGNERS)
+    }) && report.findings.is_empty();
+    if policy_only {
+        // The policy itself (the first guard.toml, a new reviewer key): nothing to undo.
+        writeln!(
+            w,
+            "  This commit changes the policy itself ({}): every change to it, the first one included,\n  is approved by a human, who commits it from their own terminal.",
+            paths.join(", ")
+        )?;
+        return Ok(());
+    }
+    if !report.findings.iter().any(|f| f.blocking) {
+        writeln!(
+            w,
+            "  1. 0 weakening findings: this only adds or edits what decides whether the tests pass\n     (a protected path). Nothing to undo if it is what you meant."
+        )?;
+    } else {
+        writeln!(
+            w,
+            "  1. Fix the code under test, not the test: put the test back (`git restore --staged --worktree -- {}`)\n     and change the code until the original test passes.",
+            paths.join(" ")
+        )?;
+    }
     writeln!(w, "{HUMAN_STEP}")?;
     Ok(())
 }
@@ -47,7 +68,7 @@ pub fn commit_blocked(
 const HUMAN_STEP: &str = "  2. If the test itself must change, stop and ask a human. They approve it in their own\n     terminal (`git commit` there asks for the reason); an approval an agent makes\n     does not count where signatures are required.";
 
 /// Shown on the terminal before asking for the reason.
-pub fn prompt_intro(ui: &Ui, report: &Report, source: &PolicySource) -> String {
+pub fn prompt_intro(ui: &Ui, report: &Report, source: &PolicySource, min: usize) -> String {
     let mut buf = Vec::new();
     let _ = writeln!(
         buf,
@@ -57,7 +78,7 @@ pub fn prompt_intro(ui: &Ui, report: &Report, source: &PolicySource) -> String {
     let _ = report_lines(ui, &mut buf, report, Stream::Stderr);
     let _ = writeln!(
         buf,
-        "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the commit)."
+        "Say in one sentence (at least {min} characters) why the test itself must change (empty or Ctrl-C aborts the commit)."
     );
     String::from_utf8_lossy(&buf).into_owned()
 }
@@ -221,7 +242,7 @@ pub fn push_blocked(ui: &Ui, w: &mut dyn Write, checked: &[&Checked]) -> io::Res
 }
 
 /// Shown on the terminal before asking for a commit's reason at push time.
-pub fn push_prompt_intro(ui: &Ui, checked: &Checked) -> String {
+pub fn push_prompt_intro(ui: &Ui, checked: &Checked, min: usize) -> String {
     let mut buf = Vec::new();
     let _ = writeln!(
         buf,
@@ -232,7 +253,7 @@ pub fn push_prompt_intro(ui: &Ui, checked: &Checked) -> String {
     let _ = report_lines(ui, &mut buf, &checked.report, Stream::Stderr);
     let _ = writeln!(
         buf,
-        "Say in one sentence why the test itself must change (empty or Ctrl-C aborts the push)."
+        "Say in one sentence (at least {min} characters) why the test itself must change (empty or Ctrl-C aborts the push)."
     );
     String::from_utf8_lossy(&buf).into_owned()
 }

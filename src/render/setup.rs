@@ -114,12 +114,24 @@ pub fn hook_action(w: &mut dyn Write, name: &str, action: HookAction) -> io::Res
 }
 
 /// `git guard install` headline.
-pub fn install_done(w: &mut dyn Write, dir: &str, notes_ref: &str) -> io::Result<()> {
+pub fn install_done(
+    w: &mut dyn Write,
+    dir: &str,
+    notes_ref: &str,
+    fetch: Option<&str>,
+) -> io::Result<()> {
     writeln!(w, "git-guard hooks installed in {dir}")?;
     writeln!(
         w,
         "notes.rewriteRef includes {notes_ref}, so amend and rebase carry overrides."
-    )
+    )?;
+    if let Some(refspec) = fetch {
+        writeln!(
+            w,
+            "remote.origin.fetch includes {refspec}, so `git fetch` brings the team's approvals."
+        )?;
+    }
+    Ok(())
 }
 
 /// `git guard install` under husky: which team scripts got the block.

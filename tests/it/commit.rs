@@ -445,3 +445,43 @@ fn post_commit_hook_exits_early_when_nothing_is_pending_but_still_writes_notes()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("git-guard is not installed"));
 }
+
+#[test]
+fn block_messages_fit_the_case_no_findings_and_the_policy_commit() {
+    // A fixture edit on a protected path: nothing to undo, no `git restore` advice.
+    let repo = TestRepo::installed();
+    repo.write("tests/data/rates.csv", "CA,0.075\n");
+    repo.git(&["add", "-A"]);
+    let run = repo.commit("fixture", &[]);
+    run.expect(1);
+    assert!(
+        run.stderr.contains("0 weakening findings"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("git restore"), "{}", run.stderr);
+    // The first commit of the policy: explained as such.
+    repo.git(&["reset", "-q", "--hard"]);
+    repo.git(&["clean", "-qfd"]);
+    repo.write("guard.toml", "[override]\nmin_reason_chars = 30\n");
+    repo.git(&["add", "-A"]);
+    let run = repo.commit("policy", &[]);
+    run.expect(1);
+    assert!(
+        run.stderr
+            .contains("This commit changes the policy itself (guard.toml)"),
+        "{}",
+        run.stderr
+    );
+    // A weakening still gets the real paths to restore.
+    repo.git(&["reset", "-q", "--hard"]);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.git(&["add", "-A"]);
+    let run = repo.commit("loosen", &[]);
+    assert!(
+        run.stderr
+            .contains("git restore --staged --worktree -- tests/test_invoice.py"),
+        "{}",
+        run.stderr
+    );
+}
