@@ -82,6 +82,7 @@ pub enum Command {
     /// The entry point the installed hooks call.
     ///
     /// Example: git guard hook pre-commit
+    #[command(hide = true)]
     Hook {
         /// Which hook git is running.
         #[arg(value_enum)]
@@ -113,7 +114,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// Approve exactly the staged change, for a commit made without a terminal.
+    /// Approve exactly the staged change, from your own terminal, before committing it.
     ///
     /// The approval is bound to the index tree: any other staged change is not covered.
     /// Refused when guard.toml sets allow_without_tty = false.
@@ -264,4 +265,49 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+}
+
+/// The commands as people look for them, in `git guard --help`.
+const GROUPS: [(&str, &[&str]); 5] = [
+    ("Setup", &["init", "install", "uninstall", "doctor"]),
+    ("Everyday", &["check", "allow", "override", "log"]),
+    ("CI", &["ci"]),
+    ("Agents", &["run", "ledger", "agent-hook"]),
+    ("More", &["demo", "man", "completions", "help"]),
+];
+
+/// The clap command with the top-level help grouped (setup, everyday, CI, agents,
+/// more); the internal `hook` entry point stays hidden. Every visible command must be in
+/// a group (`tests/it/cli.rs` checks it).
+pub fn command() -> clap::Command {
+    let base = <Cli as clap::CommandFactory>::command();
+    let width = 13;
+    let mut groups = String::new();
+    for (title, names) in GROUPS {
+        groups.push_str(&format!("{title}:\n"));
+        for name in names {
+            let about = if *name == "help" {
+                "Print this message or the help of the given subcommand(s)".to_string()
+            } else {
+                base.find_subcommand(name)
+                    .and_then(|s| s.get_about())
+                    .map(|a| a.to_string())
+                    .unwrap_or_default()
+            };
+            groups.push_str(&format!("  {name:<width$}{about}\n"));
+        }
+        groups.push('\n');
+    }
+    let template = format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{groups}Options:\n{{options}}{{after-help}}"
+    );
+    base.help_template(template)
+}
+
+/// The names of the commands in [`command`]'s grouped help.
+pub fn grouped_names() -> Vec<&'static str> {
+    GROUPS
+        .iter()
+        .flat_map(|(_, names)| names.iter().copied())
+        .collect()
 }

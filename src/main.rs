@@ -3,7 +3,6 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 use git_guard::cli::Cli;
 use git_guard::exit::CANNOT_RUN;
@@ -33,7 +32,10 @@ fn main() -> ExitCode {
         );
         std::process::exit(i32::from(CANNOT_RUN));
     }));
-    let cli = match Cli::try_parse() {
+    let parsed = git_guard::cli::command()
+        .try_get_matches()
+        .and_then(|matches| <Cli as clap::FromArgMatches>::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();

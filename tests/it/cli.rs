@@ -362,3 +362,25 @@ fn check_with_nothing_staged_says_so() {
         run.stdout
     );
 }
+
+#[test]
+fn top_level_help_groups_every_visible_command_and_hides_hook() {
+    let command = git_guard::cli::command();
+    let grouped = git_guard::cli::grouped_names();
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        assert!(
+            grouped.contains(&sub.get_name()),
+            "`{}` is in no group of the top-level help",
+            sub.get_name()
+        );
+    }
+    let repo = TestRepo::new();
+    let help = repo.guard(&["--help"]);
+    help.expect(0);
+    for heading in ["Setup:", "Everyday:", "CI:", "Agents:", "More:", "Options:"] {
+        assert!(help.stdout.contains(heading), "{}", help.stdout);
+    }
+    assert!(!help.stdout.contains("\n  hook "), "{}", help.stdout);
+    // Hidden, not gone: the installed hooks still call it.
+    repo.guard(&["hook", "--help"]).expect(0);
+}
