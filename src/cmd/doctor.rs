@@ -45,6 +45,17 @@ fn check_policy(repo: &Repo, work_tree: &Path, checks: &mut Vec<Check>) -> Confi
                 "policy: {} (valid)",
                 render::policy_source(&rules.source)
             )));
+            match rules.source {
+                crate::policy::PolicySource::WorkTree => checks.push(Check::warn(
+                    "guard.toml is not committed: the hooks use it for now, but CI reads the base commit's",
+                    "git add guard.toml && git commit   (the policy commit is approved like any protected change)",
+                )),
+                crate::policy::PolicySource::Defaults => checks.push(Check::warn(
+                    "no guard.toml: the built-in defaults apply, and CI sees no policy of the team's",
+                    "git guard init, review it, and commit it",
+                )),
+                crate::policy::PolicySource::Commit(_) => {}
+            }
             checks.push(check_forgeability(&rules));
             rules.config
         }

@@ -214,3 +214,16 @@ fn a_clone_before_install_gets_the_whole_list_of_fixes() {
     run.expect(1);
     insta::assert_snapshot!("doctor_before_install", repo.redact(&run.stdout));
 }
+
+#[test]
+fn an_uncommitted_guard_toml_is_a_warning_not_ok() {
+    let repo = TestRepo::installed();
+    repo.write("guard.toml", "[override]\nmin_reason_chars = 30\n");
+    let run = repo.guard(&["doctor"]);
+    assert!(
+        run.stdout
+            .contains("warn  guard.toml is not committed: the hooks use it for now"),
+        "{}",
+        run.stdout
+    );
+}
