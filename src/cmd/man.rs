@@ -45,6 +45,31 @@ pub fn completions(
     out: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
     let mut command = command.bin_name("git-guard");
-    clap_complete::generate(shell, &mut command, "git-guard", out);
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "git-guard", &mut script);
+    if shell == clap_complete::Shell::Bash {
+        // clap_complete names a hyphenated binary's states two ways (`git__guard__subcmd__x`
+        // where it walks the words, `git__subcmd__guard__subcmd__x` where it offers them),
+        // so no subcommand's options ever complete; one name for both.
+        let text = String::from_utf8_lossy(&script).replace("git__subcmd__guard", "git__guard");
+        script = text.into_bytes();
+    }
+    out.write_all(&script)?;
+    if shell == clap_complete::Shell::Bash {
+        // git's own completion completes `git guard …` by calling `_git_guard`: hand it
+        // to the function above, as if `git-guard …` had been typed.
+        writeln!(out, "{GIT_BASH_BRIDGE}")?;
+    }
     Ok(Outcome::Allowed)
 }
+
+/// `git guard <TAB>` in bash: git's completion calls `_git_guard` with its `words`,
+/// `cword` and `cur`; the generated `_git__guard` expects `COMP_WORDS` starting at
+/// `git-guard`.
+const GIT_BASH_BRIDGE: &str = r#"
+_git_guard() {
+    local COMP_WORDS=("git-guard" "${words[@]:2}")
+    local COMP_CWORD=$((cword - 1))
+    COMPREPLY=()
+    _git__guard git-guard "$cur" "${COMP_WORDS[COMP_CWORD-1]}"
+}"#;

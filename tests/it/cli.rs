@@ -384,3 +384,39 @@ fn top_level_help_groups_every_visible_command_and_hides_hook() {
     // Hidden, not gone: the installed hooks still call it.
     repo.guard(&["hook", "--help"]).expect(0);
 }
+
+#[test]
+fn git_guard_tab_completes_through_gits_own_bash_completion() {
+    let git_completion = std::path::Path::new("/usr/share/bash-completion/completions/git");
+    if !git_completion.is_file() {
+        eprintln!("SKIPPED: git's bash completion is not installed here");
+        return;
+    }
+    let repo = TestRepo::new();
+    let script = repo.guard(&["completions", "bash"]);
+    script.expect(0);
+    let ours = repo.base().join("git-guard.bash");
+    std::fs::write(&ours, &script.stdout).unwrap();
+    let probe = format!(
+        r#"source /usr/share/bash-completion/bash_completion 2>/dev/null
+source {git}
+source {ours}
+complete_line() {{
+  COMP_LINE="$1"; COMP_POINT=${{#COMP_LINE}}
+  read -r -a COMP_WORDS <<< "$COMP_LINE"
+  COMP_CWORD=$(( ${{#COMP_WORDS[@]}} - 1 ))
+  COMPREPLY=()
+  __git_wrap__git_main git "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"
+  echo "${{COMPREPLY[*]}}"
+}}
+complete_line "git guard ch"
+complete_line "git guard check --for"
+"#,
+        git = git_completion.display(),
+        ours = ours.display()
+    );
+    let out = repo.run_ok("bash", &["-c", &probe]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.first().map(|l| l.trim()), Some("check"), "{out}");
+    assert_eq!(lines.get(1).map(|l| l.trim()), Some("--format"), "{out}");
+}
