@@ -164,7 +164,7 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
         if c.verdict == Verdict::NeedsApproval {
             writeln!(
                 w,
-                "    fix the code, not the test; if the test must change, a human approves in their own terminal:\n    {}  (or labels the PR/MR `{}`)",
+                "    fix the code, not the test; if the test must change, a human approves in their own terminal:\n    {}  (or labels the PR/MR `{}`); an approval made after the push reaches CI once the notes\n    are pushed too: git push origin refs/notes/guard",
                 override_command(&c.target),
                 s.override_label
             )?;

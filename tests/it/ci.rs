@@ -43,6 +43,12 @@ fn a_no_verify_commit_is_caught_and_passes_after_override() {
         "{}",
         run.stdout
     );
+    // After an override on a pushed commit, CI needs the notes too: it says how.
+    assert!(
+        run.stdout.contains("git push origin refs/notes/guard"),
+        "{}",
+        run.stdout
+    );
     // The command is named as a human's step, never handed over with a reason to fill in.
     assert!(!run.stdout.contains("--reason"), "{}", run.stdout);
     repo.human(&["override", &id, "--reason", REASON]).expect(0);
