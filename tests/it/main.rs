@@ -13,6 +13,7 @@ mod doctor;
 mod ecosystem;
 mod edges;
 mod fuzz_replay;
+mod history;
 mod install;
 mod ledger;
 mod policy_props;
