@@ -183,6 +183,29 @@ def touched_tests(scratch, base, head):
     return result
 
 
+def load_labels(path, project):
+    """`project<TAB>commit<TAB>label<TAB>shape` lines (bench/history-labels.tsv): the
+    labels a person gave to blocked commits, keyed by commit-id prefix."""
+    labels = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) < 3:
+                die(f"{path}: expected project, commit, label, shape: {line.strip()}")
+            if fields[0] == project:
+                labels[fields[1]] = (fields[2], fields[3] if len(fields) > 3 else "")
+    return labels
+
+
+def label_of(labels, sha):
+    for prefix, value in labels.items():
+        if sha.startswith(prefix):
+            return value
+    return None
+
+
 def main():
     if len(sys.argv) != 3:
         die("usage: bench/history.sh <git dir> [N]")
@@ -209,6 +232,7 @@ def main():
     if name.endswith(".git"):
         name = name[:-4]
     name = re.sub(r"[^\w.+-]", "_", name) or "repo"
+    name = os.environ.get("HISTORY_NAME") or name
 
     head = git(src, "rev-parse", "--verify", f"{rev}^{{commit}}").strip()
     line = git(src, "rev-list", "--first-parent", "-n", str(n + 1), head).split()
@@ -305,12 +329,29 @@ def main():
         print("  none")
     for kind in sorted(kinds_all):
         print(f"  {kind:<24} {kinds_blocking[kind]:>4} / {kinds_all[kind]}")
+    labels = None
+    if os.environ.get("HISTORY_LABELS"):
+        labels = load_labels(os.environ["HISTORY_LABELS"], name)
+        tally = collections.Counter(
+            (label_of(labels, c) or ("unlabelled", ""))[0] for c in blocked
+        )
+        real = tally["real"] + tally["borderline"]
+        print(f"labelled blocked:       real {tally['real']}, borderline {tally['borderline']}, "
+              f"false {tally['false']}, unlabelled {tally['unlabelled']} (labels for `{name}`)")
+        print(f"precision:              {pct(real, len(blocked))} real or borderline, "
+              f"{pct(tally['real'], len(blocked))} real"
+              + (" (unlabelled commits count as not real)" if tally["unlabelled"] else ""))
+        print(f"false alarms:           {tally['false']} ({pct(tally['false'], len(touching))} "
+              f"of test-touching)")
     print(f"replayed in {elapsed:.1f}s")
     print()
     print(f"blocked commits ({len(blocked)}), newest first:")
     for c in blocked:
         date, subject = subjects.get(c, ("?", by_short[c].get("subject", "")))
         print(f"{c[:12]} {date} {subject}")
+        if labels is not None:
+            label, shape = label_of(labels, c) or ("UNLABELLED", "read `git show` and label it")
+            print(f"  [{label}] {shape}")
         for f in by_short[c].get("findings", []):
             where = f["path"] + (f":{f['line']}" if f.get("line") is not None else "")
             flag = "" if f.get("blocking") else " (not blocking)"

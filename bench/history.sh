@@ -23,6 +23,12 @@
 #   HISTORY_REV=<rev>              the head to replay back from (default HEAD)
 #   HISTORY_SCRATCH=<dir>          the scratch repository (deleted and recreated)
 #   HISTORY_JSON=<file>            also write git-guard's raw JSON there
+#   HISTORY_LABELS=<file>          labels of blocked commits (bench/history-labels.tsv):
+#                                  print each one's label, and the precision
+#   HISTORY_NAME=<name>            the project's name in the labels file (default: the
+#                                  repository directory's name)
+#
+# bench/history-all.sh replays every project of bench/history-projects.tsv this way.
 #
 # Needs git (2.31+) and python3. Exit 0 when the replay ran (blocked commits are the
 # output, not a failure), 2 when it could not run.

@@ -5,7 +5,7 @@ use crate::common::{GUARD, TestRepo, WEAKENED};
 
 /// The script, run hermetically with the binary under test; `None` (and SKIPPED) when
 /// python3 is missing, which the script needs.
-fn history(repo: &TestRepo, args: &[&str]) -> Option<crate::common::Run> {
+fn history(repo: &TestRepo, args: &[&str], env: &[(&str, &str)]) -> Option<crate::common::Run> {
     let python = repo
         .command_in("python3", &repo.root)
         .arg("--version")
@@ -21,6 +21,7 @@ fn history(repo: &TestRepo, args: &[&str]) -> Option<crate::common::Run> {
         .args(args)
         .env("GIT_GUARD", GUARD)
         .env("HISTORY_SCRATCH", repo.base().join("replay"))
+        .envs(env.iter().copied())
         .output()
         .unwrap();
     Some(out.into())
@@ -43,7 +44,7 @@ fn replays_history_and_lists_the_blocked_commit() {
     repo.commit_all("make CI green");
 
     // Default N (300) is more than the history: the root is the base, 3 commits checked.
-    let Some(run) = history(&repo, &[repo.root.to_str().unwrap()]) else {
+    let Some(run) = history(&repo, &[repo.root.to_str().unwrap()], &[]) else {
         return;
     };
     run.expect(0);
@@ -64,10 +65,35 @@ fn replays_history_and_lists_the_blocked_commit() {
     );
     assert!(!blocked.contains("add a test for total"), "{out}");
 
-    // N=1: only the last commit; and the repository itself was never written to.
-    let Some(run) = history(&repo, &[repo.root.to_str().unwrap(), "1"]) else {
+    // N=1: only the last commit, labelled; and the repository was never written to.
+    let labels = repo.base().join("labels.tsv");
+    let head = repo.git(&["rev-parse", "--short=12", "HEAD"]);
+    std::fs::write(
+        &labels,
+        format!(
+            "# project\tcommit\tlabel\tshape\nrepo\t{}\treal\tloosened to >=\n",
+            head.trim()
+        ),
+    )
+    .unwrap();
+    let Some(run) = history(
+        &repo,
+        &[repo.root.to_str().unwrap(), "1"],
+        &[("HISTORY_LABELS", labels.to_str().unwrap())],
+    ) else {
         return;
     };
+    assert!(
+        run.stdout
+            .contains("real 1, borderline 0, false 0, unlabelled 0"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("  [real] loosened to >=\n"),
+        "{}",
+        run.stdout
+    );
     run.expect(0);
     assert!(
         run.stdout.contains("commits checked:        1\n"),
