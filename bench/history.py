@@ -255,6 +255,16 @@ def main():
         if os.path.realpath(scratch) == real or os.path.realpath(scratch).startswith(real + os.sep):
             die(f"the scratch repository `{scratch}` is inside `{inside}`",
                 "set HISTORY_SCRATCH to a directory outside the repository")
+    if os.path.exists(scratch) and os.listdir(scratch):
+        ours = os.path.join(scratch, "guard.toml")
+        try:
+            with open(ours, encoding="utf-8") as f:
+                mine = f.read() == POLICY
+        except OSError:
+            mine = False
+        if not mine:
+            die(f"`{scratch}` exists and is not a scratch repository of bench/history.sh",
+                "set HISTORY_SCRATCH to a new or empty directory; it is deleted on each run")
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     git(scratch, "init", "-q")
