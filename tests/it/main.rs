@@ -17,6 +17,7 @@ mod ecosystem;
 mod edges;
 mod fail_closed;
 mod fuzz_replay;
+mod history;
 mod install;
 mod layers;
 mod ledger;
