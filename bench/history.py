@@ -16,9 +16,12 @@ import sys
 import time
 
 POLICY = """\
-# Written by bench/history.sh: analysis only, nothing protected by path.
+# Written by bench/history.sh: analysis only, nothing protected by path or by key
+# (runner configuration by key is evaluated separately: README, "Runner configuration").
 [protect]
 paths = []
+
+[protect.keys]
 """
 
 # A file is a test file when its path says so ...
