@@ -252,7 +252,7 @@ impl Blobs for Repo {
 }
 
 /// Index files up to this size (about 1,300 files) are compared in-process; measured
-/// crossover on 2 cores: ~2,000 files (README, Performance).
+/// crossover on 2 cores: ~2,000 files (docs/reference.md, Performance).
 pub const IN_PROCESS_INDEX_BYTES: u64 = 128 * 1024;
 
 /// The staged change: the index (as `GIT_INDEX_FILE` names it) against HEAD, or
@@ -263,7 +263,7 @@ pub const IN_PROCESS_INDEX_BYTES: u64 = 128 * 1024;
 /// for the hook against 7.4 ms).
 /// A larger one goes to `git diff --cached`, which skips unchanged directories through
 /// the index's cache-tree where libgit2 walks every entry (on 100,000 files ~60 ms
-/// against ~250 ms; README, Performance). An index libgit2 cannot read (a split or
+/// against ~250 ms; docs/reference.md, Performance). An index libgit2 cannot read (a split or
 /// sparse index) also goes to git.
 pub fn staged(repo: &Repo) -> anyhow::Result<Vec<Change>> {
     if index_is_small(repo)

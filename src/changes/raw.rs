@@ -44,7 +44,7 @@ pub fn of_range(repo: &Repo, revs: &[String]) -> anyhow::Result<Vec<(Oid, Vec<Ch
 ///
 /// One `git log` process reads the whole range: git compares trees by skipping equal
 /// subtrees, where a tree-to-tree diff per commit through libgit2 walks every entry (40x
-/// slower over 1,000 commits of a 10,000-file tree; see README, Performance).
+/// slower over 1,000 commits of a 10,000-file tree; see docs/reference.md, Performance).
 pub fn stream_range(
     repo: &Repo,
     revs: &[String],

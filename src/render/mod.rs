@@ -38,7 +38,7 @@ pub enum Format {
     /// For people.
     #[default]
     Text,
-    /// One stable JSON document (see README, "JSON output").
+    /// One stable JSON document (see docs/reference.md, "JSON output").
     Json,
 }
 
@@ -48,7 +48,7 @@ pub enum CiFormat {
     /// For people.
     #[default]
     Text,
-    /// One stable JSON document (see README, "JSON output").
+    /// One stable JSON document (see docs/reference.md, "JSON output").
     Json,
     /// Text plus `::error` annotations, and Markdown appended to $GITHUB_STEP_SUMMARY.
     Github,

@@ -125,7 +125,7 @@ impl TestsChecked {
     }
 }
 
-/// The JSON shape of [`TestsChecked`] (schema in README, "JSON output").
+/// The JSON shape of [`TestsChecked`] (schema in docs/reference.md, "JSON output").
 impl Serialize for TestsChecked {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
