@@ -29,6 +29,7 @@ pub mod repo;
 pub mod report;
 pub mod reports;
 pub mod runner;
+pub mod scan;
 pub mod settings;
 pub mod signature;
 pub mod ui;

@@ -9,6 +9,7 @@ use crate::config;
 use crate::exit::{Outcome, hinted};
 use crate::render;
 use crate::repo::Repo;
+use crate::scan as init_scan;
 use crate::signature::{SigningKey, email_of};
 
 /// Where `init` puts the team's signers file (OpenSSH `allowed_signers` format).
@@ -30,7 +31,17 @@ pub fn run(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outc
         let public = key.public_key()?;
         Some((key, public))
     });
-    let mut text = config::EXAMPLE.to_string();
+    let files: Vec<String> = repo
+        .run_git(&["ls-files", "-z"])
+        .map(|out| {
+            out.split(|&b| b == 0)
+                .filter(|f| !f.is_empty())
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    let found = init_scan::scan(&root, &files);
+    let mut text = init_scan::fit(config::EXAMPLE, &found);
     if let Some((_, public)) = &signer {
         let signers = root.join(SIGNERS_FILE);
         if !signers.exists() {
@@ -56,6 +67,13 @@ pub fn run(repo: &Repo, force: bool, out: &mut dyn Write) -> anyhow::Result<Outc
     }
     .with_context(|| format!("writing {}", path.display()))?;
     render::init_done(out, config::FILE_NAME)?;
+    render::init_found(
+        out,
+        &found.extra_paths,
+        &found.runners,
+        &found.ci,
+        &found.quiet_workflows,
+    )?;
     match &signer {
         Some((key, _)) => render::init_signing_on(out, SIGNERS_FILE, &key.describe())?,
         None => render::init_signing_off(out)?,

@@ -89,6 +89,33 @@ pub fn init_done(w: &mut dyn Write, file: &str) -> io::Result<()> {
     )
 }
 
+/// What `init` found in the repository and what the policy does with it.
+pub fn init_found(
+    w: &mut dyn Write,
+    extra: &[(String, String)],
+    runners: &[String],
+    ci: &[String],
+    quiet_workflows: &[String],
+) -> io::Result<()> {
+    for (pattern, why) in extra {
+        writeln!(w, "  found {why}: protected by `{pattern}`")?;
+    }
+    for runner in runners {
+        writeln!(w, "  found {runner}")?;
+    }
+    if !ci.is_empty() {
+        writeln!(w, "  found CI: {} (protected)", ci.join(", "))?;
+    }
+    if !quiet_workflows.is_empty() {
+        writeln!(
+            w,
+            "  workflows that may run no tests: {}; to leave one out, add `\"!<path>\"` to paths",
+            quiet_workflows.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
 /// `init` found git's SSH signing key and turned signed approvals on.
 pub fn init_signing_on(w: &mut dyn Write, signers: &str, key: &str) -> io::Result<()> {
     writeln!(

@@ -21,7 +21,7 @@ const ORDER: &[(&str, &[&str])] = &[
             "finding",
         ],
     ),
-    ("inputs", &["config", "repo", "policy", "changes"]),
+    ("inputs", &["config", "repo", "policy", "changes", "scan"]),
     (
         "judgement",
         &[

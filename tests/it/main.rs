@@ -18,6 +18,7 @@ mod edges;
 mod fail_closed;
 mod fuzz_replay;
 mod history;
+mod init;
 mod install;
 mod layers;
 mod ledger;
