@@ -159,7 +159,7 @@ fn check_husky_hooks(scripts: &Path, checks: &mut Vec<Check>) -> bool {
                     "{hook}: husky manages the hooks, and {} does not run git-guard",
                     path.display()
                 ),
-                "git guard install   (adds a marked block to the husky script)",
+                "git guard install   (adds a marked block to the husky script; README, \"Hook managers\")",
             )
         });
     }
@@ -179,7 +179,7 @@ fn check_lefthook_hooks(config: &Path, checks: &mut Vec<Check>) -> bool {
         } else {
             Check::fix(
                 format!("{hook}: lefthook manages the hooks, and {} does not run `git guard hook {hook}`", config.display()),
-                format!("add it (README, \"lefthook\"):\n{}then run `lefthook install`", managers::LEFTHOOK_SNIPPET),
+                format!("add it (README, \"Hook managers\"):\n{}then run `lefthook install`", managers::LEFTHOOK_SNIPPET),
             )
         });
     }
@@ -198,7 +198,7 @@ fn check_framework_hooks(dir: &Path, config: &Path, checks: &mut Vec<Check>) -> 
         } else {
             Check::fix(
                 format!("{hook}: {} names git-guard, but no {hook} hook runs the framework", config.display()),
-                "pre-commit install --hook-type pre-commit --hook-type post-commit --hook-type pre-push   (or prek install … alike)",
+                "pre-commit install --hook-type pre-commit --hook-type post-commit --hook-type pre-push   (or prek install … alike; README, \"Hook managers\")",
             )
         });
     }
