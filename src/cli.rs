@@ -16,13 +16,25 @@ pub use crate::render::{CiFormat, Format};
 #[command(after_help = "Start with: git guard init && git guard install")]
 pub struct Cli {
     /// Colour the output: auto (a terminal, and NO_COLOR unset), always or never.
-    #[arg(long, value_enum, value_name = "WHEN", global = true)]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        global = true,
+        display_order = 900
+    )]
     pub color: Option<crate::settings::ColorChoice>,
     /// Say only what blocked and what failed; the exit code tells the rest.
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        display_order = 901
+    )]
     pub quiet: bool,
     /// Also say which policy is in force, what was looked at, and how long it took.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, display_order = 902)]
     pub verbose: bool,
     /// What to do.
     #[command(subcommand)]

@@ -420,3 +420,13 @@ complete_line "git guard check --for"
     assert_eq!(lines.first().map(|l| l.trim()), Some("check"), "{out}");
     assert_eq!(lines.get(1).map(|l| l.trim()), Some("--format"), "{out}");
 }
+
+#[test]
+fn a_commands_help_lists_its_own_options_before_the_global_ones() {
+    let repo = TestRepo::new();
+    let help = repo.guard(&["check", "-h"]);
+    help.expect(0);
+    let own = help.stdout.find("--range").expect("own option");
+    let global = help.stdout.find("--color").expect("global option");
+    assert!(own < global, "{}", help.stdout);
+}
