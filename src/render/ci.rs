@@ -192,13 +192,19 @@ pub fn ci_text(ui: &Ui, w: &mut dyn Write, s: &CiSummary) -> io::Result<()> {
             )?;
         }
     }
-    if s.counts.clean > 0 {
+    // Strengthening commits are clean too, and listed above by name.
+    let plain_clean = s
+        .commits
+        .iter()
+        .filter(|c| c.verdict == Verdict::Clean && c.report.strengthened.is_empty())
+        .count();
+    if plain_clean > 0 {
         writeln!(w)?;
         writeln!(
             w,
             "clean  {} {} nothing protected",
-            s.counts.clean,
-            plural(s.counts.clean, "commit changes", "commits change")
+            plain_clean,
+            plural(plain_clean, "commit changes", "commits change")
         )?;
     }
     Ok(())
