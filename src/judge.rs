@@ -231,7 +231,15 @@ pub fn range(
 ) -> anyhow::Result<Judged> {
     // The walk gives the total up front; it is cheap next to the diffs.
     let ids = revs.walk(repo)?;
-    let skip = before_adoption(repo, revs.include, &ids)?;
+    // Only a walk with no base (a new branch pushed to a new remote, a whole history)
+    // can reach history from before adoption; a range with a base (CI, a push onto a
+    // known remote branch) is new work under the base's policy, every commit of it, so
+    // an orphan chain without guard.toml cannot exempt itself.
+    let skip = if revs.exclude.is_empty() {
+        before_adoption(repo, revs.include, &ids)?
+    } else {
+        Default::default()
+    };
     let total = ids.len() - skip.len();
     let mut judged = Vec::with_capacity(total);
     changes::stream_range(repo, &revs.log_args(), &mut |id, changes| {

@@ -188,3 +188,25 @@ fn a_broken_committed_policy_says_how_out_and_the_fixing_commit_goes_through() {
     repo.commit("repair the policy", &[]).expect(0);
     repo.commit("unrelated", &["-a"]).expect(0);
 }
+
+#[test]
+fn an_orphan_chain_without_guard_toml_is_still_judged_against_a_base() {
+    // The agent's branch starts from a new root (no guard.toml in any parent) and adds
+    // guard.toml only at its tip: against a base, every commit is new work and judged.
+    let repo = TestRepo::with_origin();
+    repo.write("guard.toml", "");
+    repo.commit_all("adopt git-guard");
+    repo.git(&["push", "-q", "--no-verify", "origin", "main"]);
+    repo.git(&["switch", "-q", "--orphan", "agent"]);
+    repo.write("tests/test_invoice.py", WEAKENED);
+    repo.write("src/invoice.py", "RATE = 0.075\n");
+    repo.git(&["add", "-A"]);
+    repo.commit("fresh start", &["--no-verify"]).expect(0);
+    repo.write("guard.toml", "");
+    repo.git(&["add", "-A"]);
+    repo.commit("policy back", &["--no-verify"]).expect(0);
+    let run = repo.guard(&["ci", "--no-fetch", "--base", "main"]);
+    run.expect(1);
+    assert!(!run.stdout.contains("not judged"), "{}", run.stdout);
+    assert!(run.stdout.contains("NEEDS APPROVAL"), "{}", run.stdout);
+}
