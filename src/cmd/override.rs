@@ -39,34 +39,13 @@ pub fn run(
         return Ok(Outcome::Allowed);
     }
     let policy = &rules.config.approval;
-    let reason = match reason {
-        Some(reason) => {
-            prompt::check_reason(reason, policy.min_reason_chars)?;
-            if !policy.allow_without_tty && prompt::open_terminal().is_none() {
-                render::allow_refused(out)?;
-                return Ok(Outcome::Blocked);
-            }
-            reason.to_string()
-        }
-        None => {
-            let Some(tty) = prompt::open_terminal() else {
-                return Err(hinted(
-                    "no terminal to ask for the reason",
-                    "approvals are given by a human: run this in your own terminal",
-                ));
-            };
-            let intro = render::push_prompt_intro(ui, &checked, policy.min_reason_chars);
-            match prompt::ask_reason(
-                ui,
-                tty,
-                &intro,
-                render::REASON_PROMPT,
-                policy.min_reason_chars,
-            ) {
-                Answer::Reason(reason) => reason,
-                Answer::Aborted => return Ok(Outcome::Blocked),
-            }
-        }
+    let intro = render::push_prompt_intro(ui, &checked, policy.min_reason_chars);
+    let no_terminal = hinted(
+        "no terminal to ask for the reason",
+        "approvals are given by a human: run this in your own terminal",
+    );
+    let Some(reason) = reason_from_a_human(ui, policy, reason, &intro, no_terminal, out)? else {
+        return Ok(Outcome::Blocked);
     };
     let approval =
         judge::approval_for_commit(repo, &commit, &checked.report, &reason, Via::Override)?;
@@ -104,41 +83,55 @@ pub fn tests(
     let rules = Rules::load_for(repo, parent.as_ref())?;
     let policy = &rules.config.approval;
     let target = crate::repo::short_id(commit.id());
-    let reason = match reason {
-        Some(reason) => {
-            prompt::check_reason(reason, policy.min_reason_chars)?;
-            if !policy.allow_without_tty && prompt::open_terminal().is_none() {
-                render::allow_refused(out)?;
-                return Ok(Outcome::Blocked);
-            }
-            reason.to_string()
-        }
-        None => {
-            let Some(tty) = prompt::open_terminal() else {
-                return Err(hinted(
-                    "no terminal to ask for the reason",
-                    format!(
-                        "a human runs it from their own terminal: {}",
-                        render::tests_override_command(&target, &ids)
-                    ),
-                ));
-            };
-            let intro = render::tests_prompt_intro(&target, &ids);
-            match prompt::ask_reason(
-                ui,
-                tty,
-                &intro,
-                render::REASON_PROMPT,
-                policy.min_reason_chars,
-            ) {
-                Answer::Reason(reason) => reason,
-                Answer::Aborted => return Ok(Outcome::Blocked),
-            }
-        }
+    let intro = render::tests_prompt_intro(&target, &ids);
+    let no_terminal = hinted(
+        "no terminal to ask for the reason",
+        format!(
+            "a human runs it from their own terminal: {}",
+            render::tests_override_command(&target, &ids)
+        ),
+    );
+    let Some(reason) = reason_from_a_human(ui, policy, reason, &intro, no_terminal, out)? else {
+        return Ok(Outcome::Blocked);
     };
     let approval = judge::approval_of_tests(repo, ids.clone(), &reason, Via::Override);
     let block = crate::signature::seal(repo, &rules, &approval)?;
     note_store::append(repo, &policy.notes_ref, commit.id(), &block)?;
     render::tests_override_done(out, &target, &ids, &policy.notes_ref)?;
     Ok(Outcome::Allowed)
+}
+
+/// The reason for an override: given with `--reason` (its length checked; refused
+/// without a terminal unless the policy allows it), else asked on the terminal.
+/// `None` when refused or aborted (the command is then blocked); `no_terminal` is the
+/// error when there is neither a reason nor a terminal.
+fn reason_from_a_human(
+    ui: &Ui,
+    policy: &crate::config::Approval,
+    reason: Option<&str>,
+    intro: &str,
+    no_terminal: anyhow::Error,
+    out: &mut dyn Write,
+) -> anyhow::Result<Option<String>> {
+    if let Some(reason) = reason {
+        prompt::check_reason(reason, policy.min_reason_chars)?;
+        if !policy.allow_without_tty && prompt::open_terminal().is_none() {
+            render::allow_refused(out)?;
+            return Ok(None);
+        }
+        return Ok(Some(reason.to_string()));
+    }
+    let Some(tty) = prompt::open_terminal() else {
+        return Err(no_terminal);
+    };
+    match prompt::ask_reason(
+        ui,
+        tty,
+        intro,
+        render::REASON_PROMPT,
+        policy.min_reason_chars,
+    ) {
+        Answer::Reason(reason) => Ok(Some(reason)),
+        Answer::Aborted => Ok(None),
+    }
 }
