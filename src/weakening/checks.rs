@@ -475,7 +475,16 @@ pub fn subjects(key: &str) -> Vec<&str> {
         "_(",
     ] {
         if key.starts_with(prefix) {
-            return group(prefix.len() - 1).into_iter().collect();
+            let Some(args) = group(prefix.len() - 1) else {
+                return Vec::new();
+            };
+            // Hamcrest: `assertThat(actual, matcher)`, `assertThat(reason, actual, matcher)`.
+            let parts = split_top(args);
+            return match (prefix, parts.len()) {
+                ("assertThat(", 2) => compared(parts[0]),
+                ("assertThat(", 3) => compared(parts[1]),
+                _ => compared(args),
+            };
         }
     }
     for marker in [".must_", ".wont_", ".should", ".Should", ".to "] {
@@ -489,12 +498,7 @@ pub fn subjects(key: &str) -> Vec<&str> {
             if matches!(part, "t" | "tb" | "T" | "self") {
                 continue;
             }
-            let mut rest = part;
-            while let Some(i) = rest.find("==").or_else(|| rest.find("!=")) {
-                out.push(rest[..i].trim());
-                rest = &rest[i + 2..];
-            }
-            out.push(rest.trim());
+            out.extend(compared(part));
         }
         out
     }
@@ -514,17 +518,106 @@ pub fn subjects(key: &str) -> Vec<&str> {
     Vec::new()
 }
 
+/// The sides of a comparison at the top level (`a == b`, `a is not None`, `x in xs`,
+/// `n > 0`, as written or squeezed), each without a leading negation; the text itself
+/// when it compares nothing.
+fn compared(text: &str) -> Vec<&str> {
+    const SYMBOLS: &[&str] = &["===", "!==", "==", "!=", "<=", ">=", "<", ">"];
+    const WORDS: &[&str] = &["is not ", "not in ", "is ", "in "];
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0i32, 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0 && text.is_char_boundary(i) => {
+                let rest = &text[i..];
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                // Not an arrow (`->`, `=>`) or a shift (`<<`).
+                let symbol = SYMBOLS
+                    .iter()
+                    .find(|op| rest.starts_with(**op))
+                    .filter(|op| {
+                        !(op.starts_with(['<', '>'])
+                            && matches!(prev, Some(b'-' | b'=' | b'<' | b'>')))
+                            && !rest[op.len()..].starts_with(['<', '>', '='])
+                    });
+                let op = symbol.or_else(|| {
+                    WORDS
+                        .iter()
+                        .find(|op| rest.starts_with(**op) && i > 0 && !prev.is_some_and(word))
+                });
+                if let Some(op) = op {
+                    out.push(text[start..i].trim());
+                    i += op.len();
+                    start = i;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(text[start..].trim());
+    out.into_iter()
+        .map(|side| {
+            side.strip_prefix("not ")
+                .or_else(|| side.strip_prefix('!'))
+                .unwrap_or(side)
+                .trim()
+        })
+        .filter(|side| !side.is_empty())
+        .collect()
+}
+
+/// Whether a subject is a literal (a number, string, collection or constant): two
+/// checks naming the same literal are not thereby about the same value.
+fn literal(subject: &str) -> bool {
+    subject.is_empty()
+        || subject
+            .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '"' | '\'' | '-' | '[' | '{'))
+        || matches!(
+            subject,
+            "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
+        )
+}
+
+/// Whether two checks are about the same value, or one about a part of the other's
+/// (`x` and `x.len()`): only then can a weaker check stand in for a lost exact one.
+/// Checks whose subject cannot be read are taken as related.
+pub fn related(a: &str, b: &str) -> bool {
+    // `len(x)`, `String(x)`, `sorted(x)` are about `x` too.
+    let values = |key| -> Vec<&str> {
+        let mut out = Vec::new();
+        for subject in subjects(key) {
+            if let Some(open) = subject.find('(')
+                && subject.ends_with(')')
+                && subject[..open]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && let [arg] = split_top(&subject[open + 1..subject.len() - 1])[..]
+            {
+                out.push(arg);
+            }
+            out.push(subject);
+        }
+        out.retain(|s| !literal(s));
+        out
+    };
+    let (sa, sb) = (values(a), values(b));
+    if sa.is_empty() || sb.is_empty() {
+        return true;
+    }
+    sa.iter()
+        .any(|x| sb.iter().any(|y| covers(x, y) || covers(y, x)))
+}
+
 /// Whether a check about `lost` is covered by an exact check about `whole`: the same
 /// value, or a part of it (`x.a`, `x[0]`, `x.len()` under `x`).
 pub fn covers(whole: &str, lost: &str) -> bool {
-    let literal = whole.is_empty()
-        || whole
-            .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '"' | '\'' | '-' | '[' | '{'))
-        || matches!(
-            whole,
-            "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
-        );
-    !literal
+    !literal(whole)
         && (lost == whole
             || (lost.starts_with(whole) && lost[whole.len()..].starts_with(['.', '[', '('])))
 }
@@ -657,6 +750,77 @@ mod tests {
             subjects(&canonical("assert r.a == 1", &rules)),
             vec!["1", "r.a"]
         );
+    }
+
+    #[test]
+    fn a_weaker_check_stands_in_only_for_the_same_value() {
+        use Language::*;
+        let related_pairs = [
+            (
+                Python,
+                "self.assertEqual(rate, Decimal(\"0.075\"))",
+                "self.assertGreaterEqual(rate, 0)",
+            ),
+            (Python, "assert len(items) == 3", "assert items"),
+            (Python, "assert r.status == 200", "assert r is not None"),
+            (
+                Rust,
+                "assert_eq!(rate_for(\"CA\"), 0.075)",
+                "assert!(rate_for(\"CA\") >= 0.0)",
+            ),
+            (
+                Java,
+                "assertThat(Invoice.rateFor(\"CA\"), is(equalTo(0.075)))",
+                "assertThat(Invoice.rateFor(\"CA\"), greaterThanOrEqualTo(0.0))",
+            ),
+            (
+                Java,
+                "assertEquals(0.075, rateFor(\"CA\"))",
+                "assertTrue(rateFor(\"CA\") >= 0.0)",
+            ),
+            (
+                JavaScript,
+                "expect(xs.length).toBe(3)",
+                "expect(xs).toBeDefined()",
+            ),
+            (
+                Go,
+                "assert.Equal(t, 3, len(items))",
+                "assert.NotEmpty(t, items)",
+            ),
+            // Unreadable subjects are taken as related.
+            (Python, "check_all()", "assert x"),
+        ];
+        for (language, a, b) in related_pairs {
+            let rules = Rules::new(language, None);
+            let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+            assert!(
+                related(&a, &b),
+                "{language:?}: {a} and {b} should be related"
+            );
+        }
+        let unrelated_pairs = [
+            (
+                Python,
+                "assert \"Passed object must be a class.\" == e.value.args[0]",
+                "assert fields(C()) is fields(C)",
+            ),
+            (
+                JavaScript,
+                "expect(schema.parse({})).toEqual({ a: 1 })",
+                "expect(schema.safeParse({}).success).toEqual(false)",
+            ),
+            (Go, "assert.Equal(t, 3, count)", "assert.True(t, ok)"),
+            (Python, "assert \"one ‚ two\" == e.args[0]", "assert ‚x"),
+        ];
+        for (language, a, b) in unrelated_pairs {
+            let rules = Rules::new(language, None);
+            let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+            assert!(
+                !related(&a, &b),
+                "{language:?}: {a} and {b} should not be related"
+            );
+        }
     }
 
     #[test]

@@ -1115,7 +1115,19 @@ fn compare_bags(
     };
     let eq_lost = sum(&lost, &|s| s == Strength::Equality);
     let eq_gained = sum(&gained, &|s| s == Strength::Equality);
-    let weak_gained = sum(&gained, &|s| matches!(s, Strength::Weak | Strength::Void));
+    // A weaker check stands in for a lost exact one only when it is about the same
+    // value: `assert x == 3` → `assert x > 0` loosens; a check of another value
+    // replacing it is a rewrite.
+    let stand_ins: Vec<&Item> = gained
+        .iter()
+        .filter(|g| matches!(g.strength, Strength::Weak | Strength::Void))
+        .filter(|g| {
+            lost.iter()
+                .any(|l| l.strength == Strength::Equality && checks::related(&l.key, &g.key))
+        })
+        .copied()
+        .collect();
+    let weak_gained = sum(&stand_ins, &|_| true);
     let real_lost = sum(&lost, &|s| s != Strength::Void);
     let real_gained = sum(&gained, &|s| s != Strength::Void);
     let void_gained = sum(&gained, &|s| s == Strength::Void);
@@ -1123,16 +1135,17 @@ fn compare_bags(
     let loosened = (eq_lost > eq_gained && weak_gained > 0)
         || (void_gained > 0 && real_lost > real_gained.saturating_sub(0) && real_lost > 0);
     if loosened {
-        let now = gained
-            .iter()
-            .find(|i| matches!(i.strength, Strength::Weak | Strength::Void))
+        let now = stand_ins
+            .first()
+            .or_else(|| gained.iter().find(|i| i.strength == Strength::Void))
             .or(gained.first())
             .copied();
-        let was = lost
-            .iter()
-            .find(|i| i.strength == Strength::Equality)
-            .or(lost.first())
-            .copied();
+        let was = now.and_then(|now| {
+            lost.iter()
+                .find(|l| l.strength == Strength::Equality && checks::related(&l.key, &now.key))
+                .or(lost.first())
+                .copied()
+        });
         if let (Some(now), Some(was)) = (now, was) {
             out.push(finding(
                 file.path,
