@@ -622,6 +622,173 @@ pub fn covers(whole: &str, lost: &str) -> bool {
             || (lost.starts_with(whole) && lost[whole.len()..].starts_with(['.', '[', '('])))
 }
 
+/// A check with its literal values (strings, regular expressions, numbers) blanked:
+/// `assert_eq!(parse("a"), 1)` and `assert_eq!(parse("b"), 2)` share a shape.
+pub fn shape(key: &str) -> String {
+    let bytes = key.as_bytes();
+    let mut out = String::with_capacity(key.len());
+    let mut i = 0;
+    let mut last = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let prev = i.checked_sub(1).map(|p| bytes[p]);
+        let word_before = prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_');
+        let end = match c {
+            b'"' | b'\'' | b'`' => Some(quoted_end(bytes, i, c)),
+            // A regular expression literal where a value can start.
+            b'/' if matches!(prev, None | Some(b'(' | b',' | b' ' | b'=' | b'[')) => {
+                Some(quoted_end(bytes, i, b'/'))
+            }
+            b'0'..=b'9' if !word_before => {
+                let mut j = i;
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'.' | b'_'))
+                {
+                    j += 1;
+                }
+                Some(j)
+            }
+            _ => None,
+        };
+        match end {
+            Some(end) => {
+                out.push_str(&key[last..i]);
+                out.push('_');
+                i = end;
+                last = end;
+            }
+            None => i += 1,
+        }
+    }
+    out.push_str(&key[last..]);
+    out
+}
+
+/// The numbers of a check, as `(start, end)` byte ranges (those `shape` blanks).
+fn numbers(key: &str) -> Vec<(usize, usize)> {
+    let bytes = key.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let prev = i.checked_sub(1).map(|p| bytes[p]);
+        let word_before = prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_');
+        match c {
+            b'"' | b'\'' | b'`' => i = quoted_end(bytes, i, c),
+            b'0'..=b'9' if !word_before => {
+                let mut j = i;
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'.' | b'_'))
+                {
+                    j += 1;
+                }
+                out.push((i, j));
+                i = j;
+            }
+            _ => i += 1,
+        }
+    }
+    out
+}
+
+fn number_value(text: &str) -> Option<f64> {
+    let digits: String = text
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .chars()
+        .filter(|&c| c != '_')
+        .collect();
+    digits.parse().ok()
+}
+
+/// For two checks of one shape that differ in one number only: whether the new
+/// number lets more through — an upper bound raised (`< 100` → `< 500`,
+/// `toBeLessThan`, `assertLess(x, n)`, `isAtMost`) or a lower bound lowered.
+pub fn bound_widened(old: &str, new: &str) -> bool {
+    let (a, b) = (numbers(old), numbers(new));
+    if a.len() != b.len() || shape(old) != shape(new) {
+        return false;
+    }
+    let differing: Vec<usize> = (0..a.len())
+        .filter(|&i| old[a[i].0..a[i].1] != new[b[i].0..b[i].1])
+        .collect();
+    let [i] = differing[..] else { return false };
+    let (Some(was), Some(now)) = (
+        number_value(&old[a[i].0..a[i].1]),
+        number_value(&new[b[i].0..b[i].1]),
+    ) else {
+        return false;
+    };
+    let (before, after) = (old[..a[i].0].trim_end(), old[a[i].1..].trim_start());
+    let before = before.trim_end_matches('-');
+    // true: the number is an upper bound; false: a lower bound.
+    let upper = if before.ends_with('<') || before.ends_with("<=") {
+        Some(true)
+    } else if before.ends_with('>') || before.ends_with(">=") {
+        Some(false)
+    } else if after.starts_with('<') {
+        Some(false)
+    } else if after.starts_with('>') {
+        Some(true)
+    } else {
+        // The call the number is an argument of.
+        let mut depth = 0;
+        let open = before.char_indices().rev().find_map(|(j, c)| match c {
+            ')' | ']' | '}' => {
+                depth += 1;
+                None
+            }
+            '(' | '[' | '{' if depth == 0 => Some(j),
+            '(' | '[' | '{' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        });
+        open.and_then(|open| {
+            let name_start = before[..open]
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(0, |j| j + 1);
+            let name = before[name_start..open].to_ascii_lowercase();
+            let last_arg = after.starts_with(')');
+            if ["lessthan", "atmost", "below"]
+                .iter()
+                .any(|w| name.contains(w))
+            {
+                Some(true)
+            } else if ["greaterthan", "atleast", "above"]
+                .iter()
+                .any(|w| name.contains(w))
+            {
+                Some(false)
+            } else if name.contains("less") {
+                Some(last_arg)
+            } else if name.contains("greater") {
+                Some(!last_arg)
+            } else {
+                None
+            }
+        })
+    };
+    match upper {
+        Some(true) => now > was,
+        Some(false) => now < was,
+        None => false,
+    }
+}
+
+/// Where a literal opened by `quote` at `start` ends (after its closing quote).
+fn quoted_end(bytes: &[u8], start: usize, quote: u8) -> usize {
+    let mut j = start + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            c if c == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
 /// Top-level comma-separated parts of an argument list.
 pub fn split_top(args: &str) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -819,6 +986,72 @@ mod tests {
             assert!(
                 !related(&a, &b),
                 "{language:?}: {a} and {b} should not be related"
+            );
+        }
+    }
+
+    #[test]
+    fn shapes_blank_literal_values_only() {
+        assert_eq!(
+            shape("assert_eq!(parse(\"a\"),1)"),
+            "assert_eq!(parse(_),_)"
+        );
+        assert_eq!(
+            shape("assert_eq!(parse(\"a\\\"b\"),10.5)"),
+            shape("assert_eq!(parse('x'),2)")
+        );
+        assert_eq!(shape(".must_match(/x y/)"), ".must_match(_)");
+        assert_ne!(shape("assert_eq!(add(1),2)"), shape("assert_eq!(mul(1),2)"));
+        assert_eq!(shape("assert x2==a/b"), "assert x2==a/b");
+        assert_eq!(shape("assert \"é\"==x"), "assert _==x");
+    }
+
+    #[test]
+    fn a_bound_moved_to_let_more_through_is_widened() {
+        use Language::*;
+        let widened = [
+            (
+                JavaScript,
+                "expect(took).toBeLessThan(100)",
+                "expect(took).toBeLessThan(500)",
+            ),
+            (Python, "assert elapsed < 0.5", "assert elapsed < 2"),
+            (Python, "assert 3 <= len(xs)", "assert 1 <= len(xs)"),
+            (Python, "self.assertLess(t, 10)", "self.assertLess(t, 20)"),
+            (
+                Python,
+                "self.assertGreater(n, 10)",
+                "self.assertGreater(n, 1)",
+            ),
+            (Go, "assert.Less(t, d, 100)", "assert.Less(t, d, 1000)"),
+            (
+                Java,
+                "assertThat(size).isAtMost(10)",
+                "assertThat(size).isAtMost(12)",
+            ),
+            (Rust, "assert!(n >= 3)", "assert!(n >= 0)"),
+        ];
+        for (language, a, b) in widened {
+            let rules = Rules::new(language, None);
+            let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+            assert!(bound_widened(&a, &b), "{language:?}: {a} → {b} widens");
+        }
+        let not_widened = [
+            (
+                JavaScript,
+                "expect(took).toBeLessThan(500)",
+                "expect(took).toBeLessThan(100)",
+            ),
+            (Python, "assert x == 3", "assert x == 4"),
+            (Python, "assert elapsed < 2", "assert other < 3"),
+            (Python, "assert xs[1] < 5", "assert xs[2] < 5"),
+        ];
+        for (language, a, b) in not_widened {
+            let rules = Rules::new(language, None);
+            let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+            assert!(
+                !bound_widened(&a, &b),
+                "{language:?}: {a} → {b} does not widen"
             );
         }
     }

@@ -573,14 +573,12 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
 
     // Checks that appear in the change (in new tests, or new in changed ones): a
     // check moved out of one test into another, in any file, is not lost.
-    let mut appeared: HashSet<String> = HashSet::new();
+    let mut appeared = Appeared::default();
     for &(f, u) in &added {
         if let Some(model) = &read[f].new {
-            appeared.extend(
-                bag(model, &model.units[u], read[f].rules)
-                    .into_iter()
-                    .map(|i| i.key),
-            );
+            for item in bag(model, &model.units[u], read[f].rules) {
+                appeared.add(item.key, item.strength, true);
+            }
         }
     }
     for &(o, n) in &pairs {
@@ -589,7 +587,12 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
         };
         let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
         if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()] {
-            appeared.extend(own_keys(Some(new), nu, read[n.0].rules));
+            let had = own_keys(Some(old), ou, read[o.0].rules);
+            for &c in &nu.checks {
+                let (key, strength) = new.check_key(c, read[n.0].rules);
+                let fresh = !had.contains(&key);
+                appeared.add(key, strength, fresh);
+            }
         }
     }
     let changed_helpers: Vec<bool> = read
@@ -714,14 +717,7 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
                     .next()
                     .unwrap_or(0);
                 out.extend(compare_bags(
-                    file,
-                    &before,
-                    &after,
-                    line,
-                    "",
-                    old,
-                    new,
-                    &HashSet::new(),
+                    file, &before, &after, line, "", old, new, &appeared,
                 ));
             }
         }
@@ -819,6 +815,46 @@ fn match_by_name(
         }
     }
     (pairs, still_old, left_new)
+}
+
+/// The checks a change brings in (in new tests, or new in changed ones): a check lost
+/// from one test and brought in elsewhere was moved. A check brought in new also
+/// stands for a lost check of the same shape (the same check of other literal values:
+/// a check moved and its expectation rewritten, as it could be in place).
+#[derive(Default)]
+struct Appeared {
+    keys: HashSet<String>,
+    /// Fresh checks by shape and strength, counted.
+    shapes: HashMap<(String, Strength), usize>,
+}
+
+impl Appeared {
+    fn add(&mut self, key: String, strength: Strength, fresh: bool) {
+        if fresh {
+            *self
+                .shapes
+                .entry((checks::shape(&key), strength))
+                .or_default() += 1;
+        }
+        self.keys.insert(key);
+    }
+
+    /// Whether a lost check is found in the change: the same check, or a fresh one of
+    /// the same shape and strength outside the test that lost it (`own` are that
+    /// test's fresh checks; `places=7` → `places=0` is a loosening, not a move).
+    fn holds(&self, item: &Item, own: &[&Item]) -> bool {
+        if self.keys.contains(&item.key) {
+            return true;
+        }
+        let shape = checks::shape(&item.key);
+        let here = own
+            .iter()
+            .filter(|g| g.strength == item.strength && checks::shape(&g.key) == shape)
+            .count();
+        self.shapes
+            .get(&(shape, item.strength))
+            .is_some_and(|&n| n > here)
+    }
 }
 
 /// A check as compared: canonical text, strength, where, and how many cases it covers.
@@ -981,7 +1017,7 @@ fn compare_pair(
     o: At,
     n: At,
     helpers_changed: bool,
-    elsewhere: &HashSet<String>,
+    elsewhere: &Appeared,
 ) -> Vec<Finding> {
     let (of, nf) = (&read[o.0], &read[n.0]);
     let (Some(old), Some(new)) = (of.old.as_ref(), nf.new.as_ref()) else {
@@ -1078,20 +1114,20 @@ fn compare_bags(
     test: &str,
     old: &Model,
     new: &Model,
-    elsewhere: &HashSet<String>,
+    elsewhere: &Appeared,
 ) -> Vec<Finding> {
     let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
     let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
     let mut seen = HashSet::new();
-    let lost: Vec<&Item> = before
-        .iter()
-        .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.contains(&i.key))
-        .filter(|i| seen.insert(i.key.as_str()))
-        .collect();
-    let mut seen = HashSet::new();
     let gained: Vec<&Item> = after
         .iter()
         .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
+        .collect();
+    let mut seen = HashSet::new();
+    let lost: Vec<&Item> = before
+        .iter()
+        .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.holds(i, &gained))
+        .filter(|i| seen.insert(i.key.as_str()))
         .collect();
     // One exact check of a whole value covers lost checks of its parts.
     let wholes: Vec<&str> = gained
@@ -1159,6 +1195,26 @@ fn compare_bags(
                 Some(test),
             ));
         }
+    }
+    // The same check with a bound moved to let more through (`< 100` → `< 500`).
+    let widened = lost.iter().find_map(|l| {
+        gained
+            .iter()
+            .find(|g| checks::bound_widened(&l.key, &g.key))
+            .map(|g| (*l, *g))
+    });
+    if let (false, Some((was, now))) = (loosened, widened) {
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionLoosened,
+            Some(now.line),
+            format!(
+                "`{}` replaced by `{}`: the bound lets more through",
+                old.src.shown(was.line),
+                new.src.shown(now.line)
+            ),
+            Some(test),
+        ));
     }
     let stricter = eq_gained > eq_lost;
     if real_lost > real_gained && !stricter && !(loosened && real_lost <= real_gained + void_gained)
@@ -1309,7 +1365,7 @@ fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
                 &nu.name,
                 old,
                 new,
-                &HashSet::new(),
+                &Appeared::default(),
             ));
         }
         out.extend(compare_skips(file, old, ou, new, nu));
@@ -1352,5 +1408,7 @@ impl Model<'_> {
     }
 }
 
+#[cfg(test)]
+mod probe;
 #[cfg(test)]
 mod tests;

@@ -459,6 +459,9 @@ impl<'a> Model<'a> {
         if self.language == Language::Go {
             skips.extend(go_build_constraints(&self.src));
         }
+        if self.language == Language::Ruby {
+            skips.extend(self.ruby_suite_exits());
+        }
         for (i, skip) in skips.iter().enumerate() {
             self.attach_skip(i, skip.pos);
         }
@@ -513,10 +516,68 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// `next` (or `return`) in a `describe` block outside any test: the tests after it
+    /// are never defined when it runs (`next if RUBY_ENGINE == "jruby"`).
+    fn ruby_suite_exits(&self) -> Vec<Skip> {
+        let mut out = Vec::new();
+        for line in 0..self.src.line_count() {
+            let t = self.src.line_text(line).trim();
+            let exit = ["next", "return"].iter().any(|w| {
+                t.strip_prefix(w).is_some_and(|rest| {
+                    rest.is_empty() || rest.starts_with(" if ") || rest.starts_with(" unless ")
+                })
+            });
+            let pos = self.src.line_start(line)
+                + (self.src.line_text(line).len() - self.src.line_text(line).trim_start().len());
+            if !exit || self.unit_at(pos).is_some() {
+                continue;
+            }
+            let guarded = t.contains(" if ")
+                || t.contains(" unless ")
+                || (0..line).rev().find_map(|l| {
+                    let p = self.src.line_text(l).trim();
+                    (!p.is_empty()).then(|| p.starts_with("if ") || p.starts_with("unless "))
+                }) == Some(true);
+            out.push(Skip {
+                pos,
+                line,
+                text: t.to_string(),
+                kind: if guarded {
+                    SkipKind::Conditional
+                } else {
+                    SkipKind::Unconditional
+                },
+            });
+        }
+        out
+    }
+
+    /// The innermost indented block around `line` that holds tests after `pos`.
+    fn suite_after(&self, line: usize, pos: usize) -> Option<Range<usize>> {
+        let mut at = line;
+        loop {
+            let block = enclosing_indent_block(&self.src, at)?;
+            if self.units.iter().any(|u| {
+                u.role == Role::Test && block.contains(&u.span.start) && u.span.start > pos
+            }) {
+                return Some(pos..block.end);
+            }
+            at = self.src.line_of(block.start);
+            if at == 0 {
+                return None;
+            }
+        }
+    }
+
     /// The region a skip outside any unit governs (`None`: the whole file).
     fn governed_region(&self, pos: usize) -> Option<Range<usize>> {
         let line = self.src.line_of(pos);
         let text = self.src.line_text(line).trim_start();
+        if self.language == Language::Ruby
+            && (text.starts_with("next") || text.starts_with("return"))
+        {
+            return Some(self.suite_after(line, pos).unwrap_or(pos..pos));
+        }
         let has_test = |r: &Range<usize>| {
             self.units
                 .iter()
@@ -592,6 +653,10 @@ impl<'a> Model<'a> {
         let mut depth = 0i32;
         for (i, &c) in b.iter().enumerate().skip(pos) {
             match c {
+                // A macro item (`rgtest!(name, |…| { … });`): the attribute is on it.
+                b'(' if depth <= 0 && i > 0 && b[i - 1] == b'!' => {
+                    return pos..self.src.close_of(i);
+                }
                 b'(' | b'[' => depth += 1,
                 b')' | b']' => depth -= 1,
                 b';' if depth <= 0 => return pos..pos,
@@ -1411,13 +1476,43 @@ fn ruby_block(src: &Source, line: usize) -> Range<usize> {
             return start..close;
         }
     }
+    let one_line_def = {
+        let t = text.trim();
+        t.starts_with("def ") && (t.ends_with(";end") || t.ends_with("; end") || endless_def(t))
+    };
     if text.trim_end().ends_with(" do")
         || text.contains(" do |")
-        || text.trim_start().starts_with("def ")
+        || (text.trim_start().starts_with("def ") && !one_line_def)
     {
         return src.indent_block(line);
     }
     start..src.line_end(line)
+}
+
+/// `def name(args) = expr`: Ruby 3's endless method, one line.
+fn endless_def(line: &str) -> bool {
+    let rest = &line["def ".len()..];
+    let head = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '?' | '!')))
+        .unwrap_or(rest.len());
+    let mut after = rest[head..].trim_start();
+    if after.starts_with('(') {
+        let mut depth = 0;
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        after = after[i + 1..].trim_start();
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    after.starts_with("= ") || after.starts_with("=(")
 }
 
 fn enclosing_indent_block(src: &Source, line: usize) -> Option<Range<usize>> {
