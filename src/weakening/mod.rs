@@ -824,8 +824,8 @@ fn match_by_name(
 #[derive(Default)]
 struct Appeared {
     keys: HashSet<String>,
-    /// Fresh checks by shape and strength, counted.
-    shapes: HashMap<(String, Strength), usize>,
+    /// Fresh checks by shape and strength, counted (ordered: found by prefix too).
+    shapes: std::collections::BTreeMap<String, HashMap<Strength, usize>>,
 }
 
 impl Appeared {
@@ -833,7 +833,9 @@ impl Appeared {
         if fresh {
             *self
                 .shapes
-                .entry((checks::shape(&key), strength))
+                .entry(checks::shape(&key))
+                .or_default()
+                .entry(strength)
                 .or_default() += 1;
         }
         self.keys.insert(key);
@@ -846,14 +848,30 @@ impl Appeared {
         if self.keys.contains(&item.key) {
             return true;
         }
+        // The same shape, or the same call with more arguments (`raises(E)` →
+        // `raises(E, match=…)`): at least as strict.
         let shape = checks::shape(&item.key);
+        let open = shape.strip_suffix(')').map(|s| format!("{s},"));
+        let like = |other: &str| {
+            other == shape || open.as_deref().is_some_and(|o| other.starts_with(o))
+        };
         let here = own
             .iter()
-            .filter(|g| g.strength == item.strength && checks::shape(&g.key) == shape)
+            .filter(|g| g.strength == item.strength && like(&checks::shape(&g.key)))
             .count();
-        self.shapes
-            .get(&(shape, item.strength))
-            .is_some_and(|&n| n > here)
+        let count = |(_, by): (&String, &HashMap<Strength, usize>)| {
+            by.get(&item.strength).copied().unwrap_or(0)
+        };
+        let mut there: usize = self.shapes.get_key_value(&shape).map_or(0, count);
+        if let Some(open) = &open {
+            there += self
+                .shapes
+                .range(open.clone()..)
+                .take_while(|(s, _)| s.starts_with(open.as_str()))
+                .map(count)
+                .sum::<usize>();
+        }
+        there > here
     }
 }
 

@@ -876,11 +876,29 @@ impl<'a> Model<'a> {
         names
     }
 
-    /// Each call of `name` in a unit, as squeezed text (`assertNoErr(t,c.Execute())`).
+    /// Each call of `name` in a unit, as squeezed text (`assertNoErr(t,c.Execute())`),
+    /// made as a helper call: unqualified, or on `self`/`this`/`super`. (A method of
+    /// another object, `validator.Validate(…)`, is the code under test.)
     pub fn call_texts(&self, unit: &Unit, name: &str) -> Vec<String> {
+        let b = self.src.b();
+        let helper_call = |at: usize| -> bool {
+            let mut j = at;
+            while j > 0 && b[j - 1] == b' ' {
+                j -= 1;
+            }
+            if j == 0 || b[j - 1] != b'.' {
+                return true;
+            }
+            let end = j - 1;
+            let mut k = end;
+            while k > 0 && (b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'_') {
+                k -= 1;
+            }
+            matches!(&b[k..end], b"self" | b"this" | b"super" | b"cls" | b"s" | b"suite")
+        };
         self.all_calls(unit)
             .into_iter()
-            .filter(|&(n, _)| n == name)
+            .filter(|&(n, at)| n == name && helper_call(at))
             .map(|(_, at)| {
                 let end = extent(self.src.b(), at, at + name.len(), self.language);
                 checks::squeeze(&self.src.text(at..end.max(at)))
@@ -963,6 +981,8 @@ fn declares(code: &[u8], start: usize) -> bool {
             | b"if"
             | b"go"
             | b"defer"
+            | b"with"
+            | b"using"
     )
 }
 

@@ -356,6 +356,15 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "self.assertNotEqual(A, B, ..)",
         "assert A != B",
     ),
+    // `with pytest.raises(E) as e:`: the context manager is the check.
+    (Language::Python, "pytest.raises(A)as B:", "pytest.raises(A)"),
+    (Language::Python, "pytest.raises(A):", "pytest.raises(A)"),
+    (Language::Python, "pytest.warns(A)as B:", "pytest.warns(A)"),
+    (Language::Python, "pytest.warns(A):", "pytest.warns(A)"),
+    (Language::Python, "self.assertRaises(A)as B:", "self.assertRaises(A)"),
+    (Language::Python, "self.assertRaises(A):", "self.assertRaises(A)"),
+    (Language::Python, "self.assertRaisesRegex(A)as B:", "self.assertRaisesRegex(A)"),
+    (Language::Python, "self.assertRaisesRegex(A):", "self.assertRaisesRegex(A)"),
     (Language::Python, "self.assertTrue(A, ..)", "assert A"),
     (Language::Python, "self.assertFalse(A, ..)", "assert not A"),
     (
