@@ -529,13 +529,16 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
         }
     }
 
-    // Tests missing from one file found in another (by name, then by their checks).
+    // Tests missing from one file found in another: by name, then by their checks
+    // (the test whose checks hold all of the missing one's, closest first; then by
+    // the checks' shapes: moved, renamed and with values edited).
     if !removed.is_empty() && read.len() > 1 {
         let mut taken: HashSet<At> = HashSet::new();
         let mut still = Vec::new();
         for &r in &removed {
-            let ru = &read[r.0].old.as_ref().map(|m| &m.units[r.1]);
-            let Some(ru) = ru else { continue };
+            let Some(ru) = read[r.0].old.as_ref().map(|m| &m.units[r.1]) else {
+                continue;
+            };
             let candidate = added
                 .iter()
                 .filter(|a| a.0 != r.0 && !taken.contains(a))
@@ -546,18 +549,6 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
                         .filter(|a| a.0 != r.0 && !taken.contains(a))
                         .find(|a| new_unit(&read, **a).leaf == ru.leaf)
                 })
-                .or_else(|| {
-                    let keys = own_keys(read[r.0].old.as_ref(), ru, read[r.0].rules);
-                    (!keys.is_empty())
-                        .then(|| {
-                            added.iter().filter(|a| !taken.contains(a)).find(|a| {
-                                let au = new_unit(&read, **a);
-                                let theirs = own_keys(read[a.0].new.as_ref(), au, read[a.0].rules);
-                                keys.iter().all(|k| theirs.contains(k))
-                            })
-                        })
-                        .flatten()
-                })
                 .copied();
             match candidate {
                 Some(a) => {
@@ -567,6 +558,75 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
                 None => still.push(r),
             }
         }
+        let keys_of = |at: At, old_side: bool| -> HashSet<String> {
+            let file = &read[at.0];
+            let model = if old_side {
+                file.old.as_ref()
+            } else {
+                file.new.as_ref()
+            };
+            model.map_or_else(HashSet::new, |m| {
+                own_keys(Some(m), &m.units[at.1], file.rules)
+            })
+        };
+        let shapes = |keys: &HashSet<String>| -> HashSet<String> {
+            keys.iter().map(|k| checks::shape(k)).collect()
+        };
+        let mut by_checks: Vec<(At, HashSet<String>)> =
+            still.drain(..).map(|r| (r, keys_of(r, true))).collect();
+        by_checks.sort_by_key(|(r, keys)| (std::cmp::Reverse(keys.len()), *r));
+        // Arrivals with their checks and shapes, indexed by each (only those holding
+        // a missing test's first check can hold all of it).
+        let arrivals: Vec<(At, HashSet<String>, HashSet<String>)> = added
+            .iter()
+            .map(|&a| {
+                let keys = keys_of(a, false);
+                let sh = shapes(&keys);
+                (a, keys, sh)
+            })
+            .collect();
+        let mut by_key: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut by_shape: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, (_, keys, sh)) in arrivals.iter().enumerate() {
+            for k in keys {
+                by_key.entry(k).or_default().push(i);
+            }
+            for k in sh {
+                by_shape.entry(k).or_default().push(i);
+            }
+        }
+        for (r, keys) in by_checks {
+            let mine = shapes(&keys);
+            // The arrival holding all of `want` (in its `pick`ed set) with the fewest
+            // others.
+            let best = |want: &HashSet<String>, index: &HashMap<&str, Vec<usize>>, by_shape| {
+                let pick = |i: usize| {
+                    if by_shape {
+                        &arrivals[i].2
+                    } else {
+                        &arrivals[i].1
+                    }
+                };
+                let first = want.iter().next()?;
+                index
+                    .get(first.as_str())?
+                    .iter()
+                    .filter(|&&i| !taken.contains(&arrivals[i].0))
+                    .filter(|&&i| want.iter().all(|k| pick(i).contains(k)))
+                    .map(|&i| (pick(i).len() - want.len(), arrivals[i].0))
+                    .min()
+                    .map(|(_, a)| a)
+            };
+            let candidate = best(&keys, &by_key, false).or_else(|| best(&mine, &by_shape, true));
+            match candidate {
+                Some(a) => {
+                    taken.insert(a);
+                    pairs.push((r, a));
+                }
+                None => still.push(r),
+            }
+        }
+        still.sort();
         removed = still;
         added.retain(|a| !taken.contains(a));
     }
@@ -852,9 +912,8 @@ impl Appeared {
         // `raises(E, match=…)`): at least as strict.
         let shape = checks::shape(&item.key);
         let open = shape.strip_suffix(')').map(|s| format!("{s},"));
-        let like = |other: &str| {
-            other == shape || open.as_deref().is_some_and(|o| other.starts_with(o))
-        };
+        let like =
+            |other: &str| other == shape || open.as_deref().is_some_and(|o| other.starts_with(o));
         let here = own
             .iter()
             .filter(|g| g.strength == item.strength && like(&checks::shape(&g.key)))
