@@ -655,6 +655,26 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
             }
         }
     }
+    // Checks new outside any test (module level, a class field) were moved there.
+    for file in &read {
+        if let Some(new) = &file.new {
+            let had: HashSet<String> = file
+                .old
+                .as_ref()
+                .map(|old| {
+                    loose_bag(old, file.rules)
+                        .into_iter()
+                        .map(|i| i.key)
+                        .collect()
+                })
+                .unwrap_or_default();
+            for item in loose_bag(new, file.rules) {
+                if !had.contains(&item.key) {
+                    appeared.add(item.key, item.strength, true);
+                }
+            }
+        }
+    }
     let changed_helpers: Vec<bool> = read
         .iter()
         .map(|f| match (&f.old, &f.new) {
@@ -1404,22 +1424,39 @@ fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
     };
     let called_both = std::cell::OnceCell::new();
     let mut out = Vec::new();
-    let mut ordinal: HashMap<(&str, Role), usize> = HashMap::new();
+    // Same-named units (overloads, the `read` of many anonymous adapters): those
+    // whose code is unchanged somewhere among them are set aside, the rest paired
+    // in order.
+    let group = |m: &Model, u: &Unit| -> Vec<usize> {
+        (0..m.units.len())
+            .filter(|&i| m.units[i].role == u.role && m.units[i].name == u.name)
+            .collect()
+    };
+    let mut paired: HashMap<(&str, Role), Vec<(usize, usize)>> = HashMap::new();
     for ou in old.units.iter().filter(|u| u.role != Role::Test) {
-        let k = ordinal.entry((ou.name.as_str(), ou.role)).or_default();
-        let nth = *k;
-        *k += 1;
-        let Some(nu) = new
-            .units
-            .iter()
-            .filter(|u| u.role == ou.role && u.name == ou.name)
-            .nth(nth)
-        else {
-            continue;
-        };
-        if old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()] {
-            continue;
-        }
+        paired
+            .entry((ou.name.as_str(), ou.role))
+            .or_insert_with(|| {
+                let code_old = |i: usize| &old.src.code[old.units[i].span.clone()];
+                let code_new = |i: usize| &new.src.code[new.units[i].span.clone()];
+                let mut olds = group(old, ou);
+                let mut news = group(new, ou);
+                olds.retain(
+                    |&o| match news.iter().position(|&n| code_new(n) == code_old(o)) {
+                        Some(at) => {
+                            news.remove(at);
+                            false
+                        }
+                        None => true,
+                    },
+                );
+                olds.into_iter().zip(news).collect()
+            });
+    }
+    let mut pairs: Vec<(usize, usize)> = paired.into_values().flatten().collect();
+    pairs.sort_unstable();
+    for (o, n) in pairs {
+        let (ou, nu) = (&old.units[o], &new.units[n]);
         let (called_old, called_new) = called_both.get_or_init(|| (called(old), called(new)));
         if ou.role == Role::Helper
             && !(called_old.contains(&ou.leaf) || called_new.contains(&nu.leaf))

@@ -894,7 +894,10 @@ impl<'a> Model<'a> {
             while k > 0 && (b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'_') {
                 k -= 1;
             }
-            matches!(&b[k..end], b"self" | b"this" | b"super" | b"cls" | b"s" | b"suite")
+            matches!(
+                &b[k..end],
+                b"self" | b"this" | b"super" | b"cls" | b"s" | b"suite"
+            )
         };
         self.all_calls(unit)
             .into_iter()

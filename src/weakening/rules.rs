@@ -305,7 +305,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Java => Patterns {
             defs: r"(?m)^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|override|open|suspend|internal|inline)[ \t]+)*(?:fun[ \t]+(?:<[^>\n]*>[ \t]*)?(?:\w+|`[^`\n]*`)|(?:<[^>\n]*>[ \t]*)?[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+)[ \t]*\(",
-            checks: r"\bassert\w*[ \t]*\(|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
+            checks: r"\bassert\w*[ \t]*\(|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\bthrow[ \t]+new[ \t]+AssertionError[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
             skips: r"@(?:Disabled|Ignore|Disabled\w+|Enabled\w+)\b|\bAssumptions?[ \t]*\.[ \t]*assume\w*[ \t]*\(|\bassume[A-Z]\w*[ \t]*\(",
             test_heads: r"@(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\b",
             equality: r"^assert(?:Equals|ArrayEquals|IterableEquals|LinesMatch|Same|Null|Throws)\(|\.(?:isEqualTo|isSameAs|containsExactly|isEqualByComparingTo|hasSize|isEmpty|isNull|hasMessage|containsExactlyInAnyOrder)\(|\b(?:equalTo|is)\(|shouldBe",
@@ -616,6 +616,9 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     ),
     (Language::Go, "t.Error(A != nil)", "assert.NoError(t, A)"),
     // Java / Kotlin: qualified names, booleans, null, sizes.
+    // A failure is a failure, whatever its message.
+    (Language::Java, "throw new AssertionError(..)", "fail()"),
+    (Language::Java, "fail(A)", "fail()"),
     (Language::Java, "Assertions.A", "A"),
     (Language::Java, "Assert.A", "A"),
     (Language::Java, "org.junit.Assert.A", "A"),
