@@ -540,9 +540,9 @@ fn compared(text: &str) -> Vec<&str> {
                     .iter()
                     .find(|op| rest.starts_with(**op))
                     .filter(|op| {
-                        !(op.starts_with(['<', '>'])
-                            && matches!(prev, Some(b'-' | b'=' | b'<' | b'>')))
-                            && !rest[op.len()..].starts_with(['<', '>', '='])
+                        let arrow = op.starts_with(['<', '>'])
+                            && matches!(prev, Some(b'-' | b'=' | b'<' | b'>'));
+                        !(arrow || rest[op.len()..].starts_with(['<', '>', '=']))
                     });
                 let op = symbol.or_else(|| {
                     WORDS
@@ -721,14 +721,11 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
     let (before, after) = (old[..a[i].0].trim_end(), old[a[i].1..].trim_start());
     let before = before.trim_end_matches('-');
     // true: the number is an upper bound; false: a lower bound.
-    let upper = if before.ends_with('<') || before.ends_with("<=") {
+    // `x < n` and `n > x` bound from above; `x > n` and `n < x` from below.
+    let upper = if before.ends_with('<') || before.ends_with("<=") || after.starts_with('>') {
         Some(true)
-    } else if before.ends_with('>') || before.ends_with(">=") {
+    } else if before.ends_with('>') || before.ends_with(">=") || after.starts_with('<') {
         Some(false)
-    } else if after.starts_with('<') {
-        Some(false)
-    } else if after.starts_with('>') {
-        Some(true)
     } else {
         // The call the number is an argument of.
         let mut depth = 0;

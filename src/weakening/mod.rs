@@ -1523,6 +1523,4 @@ impl Model<'_> {
 }
 
 #[cfg(test)]
-mod probe;
-#[cfg(test)]
 mod tests;
