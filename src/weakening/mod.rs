@@ -655,22 +655,31 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
             }
         }
     }
-    // Checks new outside any test (module level, a class field) were moved there.
+    // Checks new outside any test (module level, a helper, a class field holding a
+    // failing stub) were moved there.
     for file in &read {
         if let Some(new) = &file.new {
+            let outside = |m: &Model| -> Vec<(String, Strength)> {
+                let in_helpers = m
+                    .units
+                    .iter()
+                    .filter(|u| u.role == Role::Helper)
+                    .flat_map(|u| u.checks.iter().copied());
+                m.loose_checks
+                    .iter()
+                    .copied()
+                    .chain(in_helpers)
+                    .map(|c| m.check_key(c, file.rules))
+                    .collect()
+            };
             let had: HashSet<String> = file
                 .old
                 .as_ref()
-                .map(|old| {
-                    loose_bag(old, file.rules)
-                        .into_iter()
-                        .map(|i| i.key)
-                        .collect()
-                })
+                .map(|old| outside(old).into_iter().map(|(k, _)| k).collect())
                 .unwrap_or_default();
-            for item in loose_bag(new, file.rules) {
-                if !had.contains(&item.key) {
-                    appeared.add(item.key, item.strength, true);
+            for (key, strength) in outside(new) {
+                if !had.contains(&key) {
+                    appeared.add(key, strength, true);
                 }
             }
         }
@@ -967,6 +976,9 @@ struct Item {
 
 /// Names that read as a check when called (`assert_valid(…)`, `expectSuccess(…)`).
 fn check_like(name: &str) -> bool {
+    if name == "ensure" {
+        return false; // Ruby's `begin … ensure … end`
+    }
     let lower = name.to_ascii_lowercase();
     [
         "assert", "check", "verify", "expect", "ensure", "validate", "must", "should",

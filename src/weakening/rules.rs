@@ -304,7 +304,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"[^\s\S]",
         },
         Language::Java => Patterns {
-            defs: r"(?m)^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|override|open|suspend|internal|inline)[ \t]+)*(?:fun[ \t]+(?:<[^>\n]*>[ \t]*)?(?:\w+|`[^`\n]*`)|(?:<[^>\n]*>[ \t]*)?[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+)[ \t]*\(",
+            defs: r"(?m)^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|override|open|suspend|internal|inline)[ \t]+)*(?:fun[ \t]+(?:<[^>\n]*>[ \t]*)?(?:\w+|`[^`\n]*`)|(?:<[^>\n]*>[ \t]*)?[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+|[A-Z]\w*)[ \t]*\(",
             checks: r"\bassert\w*[ \t]*\(|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\bthrow[ \t]+new[ \t]+AssertionError[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
             skips: r"@(?:Disabled|Ignore|Disabled\w+|Enabled\w+)\b|\bAssumptions?[ \t]*\.[ \t]*assume\w*[ \t]*\(|\bassume[A-Z]\w*[ \t]*\(",
             test_heads: r"@(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\b",
