@@ -773,6 +773,63 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
     }
 }
 
+/// The call that expects an exception and the type it expects: `pytest.raises(E)`,
+/// `assertThrows(E.class, …)`, `Assert.Throws<E>(…)`, `.toThrow(E)`, `must_raise(E)`.
+fn expected_exception(key: &str) -> Option<(&str, &str)> {
+    // The first call whose name says raise or throw (after `expect(…).` in JS).
+    let open = key.match_indices(['(', '<']).map(|(i, _)| i).find(|&i| {
+        let name_start = key[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |j| j + 1);
+        let leaf = key[name_start..i].to_ascii_lowercase();
+        leaf.contains("raise") || leaf.contains("throw")
+    })?;
+    let callee = &key[..open];
+    let ty = if key[open..].starts_with('<') {
+        let close = key[open..].find('>')? + open;
+        &key[open + 1..close]
+    } else {
+        let rest = &key[open + 1..];
+        let args = &rest[..rest.rfind(')').unwrap_or(rest.len())];
+        split_top(args).first().copied()?
+    };
+    let ty = ty
+        .trim()
+        .trim_start_matches("typeof(")
+        .trim_end_matches(')')
+        .trim_end_matches(".class")
+        .trim_end_matches("::class.java")
+        .trim_end_matches("::class");
+    let simple = ty.rsplit(['.', ':']).next().unwrap_or(ty);
+    (!simple.is_empty()
+        && simple
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    .then_some((callee.trim_end_matches("Any"), simple))
+}
+
+/// Whether an expected exception was widened to a root type (`raises(ValueError)` →
+/// `raises(Exception)`, `assertThrows(StackOverflowError.class, …)` →
+/// `assertThrows(Throwable.class, …)`): any failure now passes.
+pub fn exception_widened(old: &str, new: &str) -> bool {
+    const ROOTS: &[&str] = &[
+        "Exception",
+        "BaseException",
+        "Throwable",
+        "Error",
+        "RuntimeException",
+        "StandardError",
+        "Object",
+        "object",
+    ];
+    match (expected_exception(old), expected_exception(new)) {
+        (Some((c1, t1)), Some((c2, t2))) => {
+            c1 == c2 && t1 != t2 && ROOTS.contains(&t2) && !ROOTS.contains(&t1)
+        }
+        _ => false,
+    }
+}
+
 /// Where a literal opened by `quote` at `start` ends (after its closing quote).
 fn quoted_end(bytes: &[u8], start: usize, quote: u8) -> usize {
     let mut j = start + 1;
@@ -1048,6 +1105,69 @@ mod tests {
             let (a, b) = (canonical(a, &rules), canonical(b, &rules));
             assert!(
                 !bound_widened(&a, &b),
+                "{language:?}: {a} → {b} does not widen"
+            );
+        }
+    }
+
+    #[test]
+    fn an_expected_exception_widened_to_a_root_type() {
+        use Language::*;
+        let widened = [
+            (
+                Python,
+                "pytest.raises(ValueError)",
+                "pytest.raises(Exception)",
+            ),
+            (
+                Python,
+                "self.assertRaises(KeyError)",
+                "self.assertRaises(BaseException)",
+            ),
+            (
+                Java,
+                "assertThrows(StackOverflowError.class, () -> g.toJson(a))",
+                "assertThrows(Throwable.class, runnable)",
+            ),
+            (
+                CSharp,
+                "Assert.Throws<ArgumentException>(() => f())",
+                "Assert.ThrowsAny<Exception>(() => f())",
+            ),
+            (
+                JavaScript,
+                "expect(() => f()).toThrow(TypeError)",
+                "expect(() => f()).toThrow(Error)",
+            ),
+            (
+                Ruby,
+                "_ { f }.must_raise(ArgumentError)",
+                "_ { f }.must_raise(StandardError)",
+            ),
+        ];
+        for (language, a, b) in widened {
+            let rules = Rules::new(language, None);
+            let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+            assert!(exception_widened(&a, &b), "{language:?}: {a} → {b} widens");
+        }
+        let not_widened = [
+            (
+                Python,
+                "pytest.raises(Exception)",
+                "pytest.raises(ValueError)",
+            ),
+            (
+                Python,
+                "pytest.raises(ValueError)",
+                "pytest.raises(TypeError)",
+            ),
+            (Python, "assert_eq(ValueError)", "assert_eq(Exception)"),
+        ];
+        for (language, a, b) in not_widened {
+            let rules = Rules::new(language, None);
+            let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+            assert!(
+                !exception_widened(&a, &b),
                 "{language:?}: {a} → {b} does not widen"
             );
         }

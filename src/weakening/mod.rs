@@ -1305,20 +1305,26 @@ fn compare_bags(
             ));
         }
     }
-    // The same check with a bound moved to let more through (`< 100` → `< 500`).
+    // The same check with a bound moved to let more through (`< 100` → `< 500`), or
+    // expecting any exception instead of one (`raises(ValueError)` → `raises(Exception)`).
     let widened = lost.iter().find_map(|l| {
-        gained
-            .iter()
-            .find(|g| checks::bound_widened(&l.key, &g.key))
-            .map(|g| (*l, *g))
+        gained.iter().find_map(|g| {
+            if checks::bound_widened(&l.key, &g.key) {
+                Some((*l, *g, "the bound lets more through"))
+            } else if checks::exception_widened(&l.key, &g.key) {
+                Some((*l, *g, "any exception of the wider type now passes"))
+            } else {
+                None
+            }
+        })
     });
-    if let (false, Some((was, now))) = (loosened, widened) {
+    if let (false, Some((was, now, why))) = (loosened, widened) {
         out.push(finding(
             file.path,
             FindingKind::AssertionLoosened,
             Some(now.line),
             format!(
-                "`{}` replaced by `{}`: the bound lets more through",
+                "`{}` replaced by `{}`: {why}",
                 old.src.shown(was.line),
                 new.src.shown(now.line)
             ),
