@@ -742,9 +742,7 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
             _ => None,
         });
         open.and_then(|open| {
-            let name_start = before[..open]
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .map_or(0, |j| j + 1);
+            let name_start = trailing_word_start(&before[..open]);
             let name = before[name_start..open].to_ascii_lowercase();
             let last_arg = after.starts_with(')');
             if ["lessthan", "atmost", "below"]
@@ -773,14 +771,22 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
     }
 }
 
+/// Where the identifier that ends `text` starts (a char boundary: word bytes are ASCII).
+fn trailing_word_start(text: &str) -> usize {
+    text.len()
+        - text
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count()
+}
+
 /// The call that expects an exception and the type it expects: `pytest.raises(E)`,
 /// `assertThrows(E.class, …)`, `Assert.Throws<E>(…)`, `.toThrow(E)`, `must_raise(E)`.
 fn expected_exception(key: &str) -> Option<(&str, &str)> {
     // The first call whose name says raise or throw (after `expect(…).` in JS).
     let open = key.match_indices(['(', '<']).map(|(i, _)| i).find(|&i| {
-        let name_start = key[..i]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |j| j + 1);
+        let name_start = trailing_word_start(&key[..i]);
         let leaf = key[name_start..i].to_ascii_lowercase();
         leaf.contains("raise") || leaf.contains("throw")
     })?;
@@ -1099,6 +1105,7 @@ mod tests {
             (Python, "assert x == 3", "assert x == 4"),
             (Python, "assert elapsed < 2", "assert other < 3"),
             (Python, "assert xs[1] < 5", "assert xs[2] < 5"),
+            (JavaScript, "expect(❴(1)).toBe(2)", "expect(❴(1)).toBe(3)"),
         ];
         for (language, a, b) in not_widened {
             let rules = Rules::new(language, None);
@@ -1162,6 +1169,11 @@ mod tests {
                 "pytest.raises(TypeError)",
             ),
             (Python, "assert_eq(ValueError)", "assert_eq(Exception)"),
+            (
+                JavaScript,
+                "expect(200,'<p>❴❴x❵❵</p>',done)",
+                "expect(200,'<p>❵</p>',done)",
+            ),
         ];
         for (language, a, b) in not_widened {
             let rules = Rules::new(language, None);

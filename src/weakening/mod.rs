@@ -702,9 +702,21 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
     }
     let mut files_sorted: Vec<_> = by_file.into_iter().collect();
     files_sorted.sort();
-    for (fi, gone) in files_sorted {
+    for (fi, mut gone) in files_sorted {
         let file = &read[fi];
         let Some(old) = &file.old else { continue };
+        // An exact duplicate removed (the same body, under another name, still in the
+        // file) loses nothing.
+        if let Some(new) = &file.new {
+            let bodies: HashSet<String> = live_tests(new)
+                .filter(|&u| !new.units[u].checks.is_empty())
+                .map(|u| body_text(new, &new.units[u]))
+                .collect();
+            gone.retain(|&u| !bodies.contains(&body_text(old, &old.units[u])));
+            if gone.is_empty() {
+                continue;
+            }
+        }
         let Some(new) = &file.new else {
             let all = live_tests(old).count();
             let detail = if gone.len() == all {
@@ -815,6 +827,13 @@ fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Findi
     dedup(&mut out);
     out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out
+}
+
+/// A unit's source after its first line (its name), spacing squeezed.
+fn body_text(model: &Model, unit: &Unit) -> String {
+    let first_line_end = model.src.line_end(model.src.line_of(unit.span.start));
+    let from = first_line_end.clamp(unit.span.start, unit.span.end);
+    checks::squeeze(&model.src.text(from..unit.span.end))
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
@@ -1227,8 +1246,32 @@ fn compare_bags(
 ) -> Vec<Finding> {
     let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
     let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+    // A check rewritten into one the test already had (`301` → `StatusMovedPermanently`
+    // beside an existing check of it) still runs: more of an existing check counts as
+    // gained. (Fewer of one is not lost: an exact duplicate removed checks nothing less.)
+    fn count(items: &[Item]) -> HashMap<&str, usize> {
+        let mut n: HashMap<&str, usize> = HashMap::new();
+        for i in items {
+            *n.entry(i.key.as_str()).or_default() += i.mult;
+        }
+        n
+    }
+    let (n_before, n_after) = (count(before), count(after));
     let mut seen = HashSet::new();
-    let gained: Vec<&Item> = after
+    let more: Vec<Item> = after
+        .iter()
+        .filter(|i| seen.insert(i.key.as_str()))
+        .filter_map(|i| {
+            let was = *n_before.get(i.key.as_str())?;
+            let now = n_after[i.key.as_str()];
+            (now > was).then(|| Item {
+                mult: now - was,
+                ..i.clone()
+            })
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    let mut gained: Vec<&Item> = after
         .iter()
         .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
         .collect();
@@ -1238,6 +1281,12 @@ fn compare_bags(
         .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.holds(i, &gained))
         .filter(|i| seen.insert(i.key.as_str()))
         .collect();
+    // Only as the rewrite of a lost check of the same value and strength: a check
+    // replaced by a copy of another one (`assert y == 2` → `assert x == 1`) is lost.
+    gained.extend(more.iter().filter(|m| {
+        lost.iter()
+            .any(|l| l.strength == m.strength && checks::related(&l.key, &m.key))
+    }));
     // One exact check of a whole value covers lost checks of its parts.
     let wholes: Vec<&str> = gained
         .iter()

@@ -50,7 +50,7 @@ impl<'a> Source<'a> {
     }
 
     /// The offset of the newline ending `line` (or the end of the text).
-    fn line_end(&self, line: usize) -> usize {
+    pub fn line_end(&self, line: usize) -> usize {
         self.lines
             .get(line + 1)
             .map_or(self.code.len(), |&s| s.saturating_sub(1))
@@ -493,6 +493,24 @@ impl<'a> Model<'a> {
     }
 
     fn attach_skip(&mut self, index: usize, pos: usize) {
+        // `const describeIf = cond ? describe : describe.skip`: the skip governs the
+        // suites declared through that name, not the file.
+        if self.language == Language::JavaScript
+            && self.unit_at(pos).is_none()
+            && let Some(regions) = self.skip_alias_regions(pos)
+        {
+            let mut any = false;
+            for unit in self.units.iter_mut().filter(|u| u.role == Role::Test) {
+                if regions.iter().any(|r| r.contains(&unit.span.start)) {
+                    unit.skips.push(index);
+                    any = true;
+                }
+            }
+            if !any {
+                self.file_skips.push(index);
+            }
+            return;
+        }
         let governed: Option<Range<usize>> = match self.unit_at(pos) {
             Some(u) if self.units[u].role != Role::Runner => {
                 self.units[u].skips.push(index);
@@ -567,6 +585,47 @@ impl<'a> Model<'a> {
                 return None;
             }
         }
+    }
+
+    /// For a skip assigned to a name (`var describeP = ok ? describe : describe.skip`),
+    /// the calls through that name (`describeP('…', function () { … })`).
+    fn skip_alias_regions(&self, pos: usize) -> Option<Vec<Range<usize>>> {
+        // The statement may start a line or two above (`var d = cond\n  ? describe\n  : describe.skip`).
+        let at = self.src.line_of(pos);
+        let open_statement = |l: usize| {
+            let t = self.src.line_text(l).trim_end();
+            !(t.ends_with(';') || t.ends_with('}') || t.ends_with(')'))
+        };
+        let rest = (at.saturating_sub(2)..=at).rev().find_map(|l| {
+            if l < at && !(l..at).all(open_statement) {
+                return None;
+            }
+            let line = self.src.line_text(l).trim_start();
+            ["var ", "let ", "const "]
+                .iter()
+                .find_map(|k| line.strip_prefix(k))
+        })?;
+        let name_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+            .count();
+        let name = &rest[..name_len];
+        if name.is_empty() || !rest[name_len..].trim_start().starts_with('=') {
+            return None;
+        }
+        let code = self.src.b();
+        let call = format!("{name}(");
+        let mut regions = Vec::new();
+        let mut from = 0;
+        while let Some(at) = self.src.code[from..].find(&call).map(|i| i + from) {
+            from = at + call.len();
+            let word_before =
+                at > 0 && (code[at - 1].is_ascii_alphanumeric() || code[at - 1] == b'_');
+            if !word_before {
+                regions.push(at..extent(code, at, at + call.len(), self.language));
+            }
+        }
+        Some(regions)
     }
 
     /// The region a skip outside any unit governs (`None`: the whole file).
@@ -1490,9 +1549,11 @@ fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
 fn ruby_block(src: &Source, line: usize) -> Range<usize> {
     let text = src.line_text(line);
     let start = src.line_start(line);
+    // `{ … }` blocks (`it { … }`); a `def` with a `{}` default argument is not one.
     if let Some(open) = text.find('{')
         && !text.trim_end().ends_with(" do")
         && !text.contains(" do |")
+        && !text.trim_start().starts_with("def ")
     {
         let close = src.close_of(start + open);
         if close <= src.line_end(src.line_of(close.saturating_sub(1))) {
@@ -1776,9 +1837,13 @@ fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                         Some(_) => upto[..upto.rfind('<').unwrap_or(upto.len())].trim_end(),
                         None => upto,
                     };
-                    let start = upto
-                        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                        .map_or(0, |i| i + 1);
+                    // Word bytes are ASCII, so this is a char boundary.
+                    let start = upto.len()
+                        - upto
+                            .bytes()
+                            .rev()
+                            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                            .count();
                     upto[start..].to_string()
                 };
                 if matches!(
