@@ -356,6 +356,12 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     {
         return Strength::Void;
     }
+    // Literals compared with literals (`assert_same false, true`, `assert 1 == 1`)
+    // check no code: they always pass or always fail.
+    let sides = subjects(key);
+    if sides.len() >= 2 && sides.iter().all(|s| constant(s)) {
+        return Strength::Void;
+    }
     if loose_tolerance(rules.language, key) {
         return Strength::Weak;
     }
@@ -505,6 +511,16 @@ pub fn subjects(key: &str) -> Vec<&str> {
     if let Some(body) = key.strip_prefix("assert ") {
         return operands(body);
     }
+    // Ruby's `assert_equal a, b` without parentheses.
+    if let Some(space) = key.find(' ')
+        && !key[..space].is_empty()
+        && key[..space]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && key[..space].starts_with("assert")
+    {
+        return operands(&key[space + 1..]);
+    }
     if let Some(open) = key.find('(')
         && key.ends_with(')')
         && key[..open]
@@ -582,6 +598,27 @@ fn literal(subject: &str) -> bool {
             subject,
             "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
         )
+}
+
+/// Whether a value is written out in full: numbers, strings, `true`/`nil`/`None`…, and
+/// collections of those (no name, no call).
+fn constant(value: &str) -> bool {
+    let blanked = shape(value);
+    let mut rest = blanked.as_str();
+    while let Some(at) = rest.find(|c: char| c.is_ascii_alphabetic()) {
+        let word_len = rest[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len() - at);
+        let word = &rest[at..at + word_len];
+        if !matches!(
+            word,
+            "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
+        ) {
+            return false;
+        }
+        rest = &rest[at + word_len..];
+    }
+    !value.trim().is_empty()
 }
 
 /// Whether two checks are about the same value, or one about a part of the other's
@@ -1181,6 +1218,35 @@ mod tests {
             assert!(
                 !exception_widened(&a, &b),
                 "{language:?}: {a} → {b} does not widen"
+            );
+        }
+    }
+
+    #[test]
+    fn literals_compared_with_literals_check_nothing() {
+        use Language::*;
+        for (language, text) in [
+            (Ruby, "assert_same false, true"),
+            (Python, "assert 1 == 1"),
+            (Java, "assertEquals(\"a\", \"a\")"),
+        ] {
+            let rules = Rules::new(language, None);
+            assert_eq!(
+                strength(&canonical(text, &rules), &rules),
+                Strength::Void,
+                "{language:?}: {text}"
+            );
+        }
+        for (language, text) in [
+            (Ruby, "assert_equal 3, add(1, 2)"),
+            (Python, "assert -x == 5"),
+            (Python, "assert [a, b] == [1, 2]"),
+        ] {
+            let rules = Rules::new(language, None);
+            assert_ne!(
+                strength(&canonical(text, &rules), &rules),
+                Strength::Void,
+                "{language:?}: {text}"
             );
         }
     }

@@ -193,9 +193,18 @@ impl<'a> Source<'a> {
             match self.indent(next) {
                 None => continue,
                 Some(i) if i > indent => last = next,
-                Some(_) => {
-                    // Ruby's `end` and a closing bracket belong to the block.
+                Some(i) => {
                     let t = self.line_text(next).trim();
+                    // A Ruby block's own `rescue`/`ensure`/`else` clause at its indent
+                    // continues it (`it "…" do … rescue E => e … skip … end`).
+                    let word = t.split([' ', '(']).next().unwrap_or("");
+                    if i == indent
+                        && matches!(word, "rescue" | "ensure" | "else" | "elsif" | "when" | "in")
+                    {
+                        last = next;
+                        continue;
+                    }
+                    // Ruby's `end` and a closing bracket belong to the block.
                     if t == "end"
                         || t.starts_with("end ")
                         || t.starts_with('}')
