@@ -1,0 +1,289 @@
+//! The checks a test is compared by: each as an `Item` (canonical text, strength,
+//! line, cases covered), gathered from the test and the helpers it calls; and
+//! `Appeared`, the checks the whole change brings in, so that a check moved from one
+//! test to another is not counted lost.
+
+use std::collections::{HashMap, HashSet};
+
+use super::checks::{self, Strength};
+use super::model::{Model, Role, Unit};
+use super::rules::Rules;
+use super::{At, File};
+
+/// A check as compared: canonical text, strength, where, and how many cases it covers.
+#[derive(Debug, Clone)]
+pub(super) struct Item {
+    pub(super) key: String,
+    pub(super) strength: Strength,
+    pub(super) line: usize,
+    pub(super) mult: usize,
+    /// Whether it is the test's own line (else in a helper: its line is the helper's).
+    pub(super) own: bool,
+}
+
+/// Names that read as a check when called (`assert_valid(…)`, `expectSuccess(…)`).
+fn check_like(name: &str) -> bool {
+    if name == "ensure" {
+        return false; // Ruby's `begin … ensure … end`
+    }
+    let lower = name.to_ascii_lowercase();
+    [
+        "assert", "check", "verify", "expect", "ensure", "validate", "must", "should",
+    ]
+    .iter()
+    .any(|w| lower.starts_with(w) || lower.contains(&format!("_{w}")))
+        || lower.starts_with("_assert")
+        || lower.starts_with("_check")
+}
+
+/// The checks of a unit, following the helpers it calls (in its own file, three
+/// levels deep); a call to a check-like helper that cannot be read counts as one check.
+pub(super) fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    collect(model, unit, rules, 0, unit.cases, true, &mut seen, &mut out);
+    out
+}
+
+/// [`bag`]'s walk: the checks of `unit`, each covering `cases`, then those of the
+/// helpers it calls (`own`: `unit` is the test itself, not a helper).
+#[allow(clippy::too_many_arguments)]
+fn collect(
+    model: &Model,
+    unit: &Unit,
+    rules: &Rules,
+    depth: usize,
+    cases: usize,
+    own: bool,
+    seen: &mut HashSet<String>,
+    out: &mut Vec<Item>,
+) {
+    let rows = std::cell::OnceCell::new();
+    for &c in &unit.checks {
+        if depth < 3
+            && let Some(helper) = model.check_callee(c).and_then(|name| {
+                model
+                    .units
+                    .iter()
+                    .find(|u| u.role == Role::Helper && u.leaf == name && u.leaf != unit.leaf)
+            })
+            && seen.insert(helper.leaf.clone())
+        {
+            collect(model, helper, rules, depth + 1, cases, false, seen, out);
+            continue;
+        }
+        let (key, strength) = model.check_key(c, rules);
+        let mult = if model.in_loop(unit, c) {
+            *rows.get_or_init(|| model.rows(unit))
+        } else {
+            1
+        };
+        out.push(Item {
+            key,
+            strength,
+            line: model.checks[c].line,
+            mult: mult * cases,
+            own,
+        });
+    }
+    if depth >= 3 {
+        return;
+    }
+    for name in model.calls(unit) {
+        if name == unit.leaf || !seen.insert(name.to_string()) {
+            continue;
+        }
+        let helper = model
+            .units
+            .iter()
+            .find(|u| u.role == Role::Helper && u.leaf == name);
+        match helper {
+            Some(h) => {
+                let rows =
+                    if first_call(model, unit, name).is_some_and(|at| model.in_loop_at(unit, at)) {
+                        model.rows(unit)
+                    } else {
+                        1
+                    };
+                collect(model, h, rules, depth + 1, cases * rows, false, seen, out);
+            }
+            // A check-like helper from elsewhere: each call counts as a check.
+            None if check_like(name) && depth == 0 => {
+                for text in model.call_texts(unit, name) {
+                    out.push(Item {
+                        key: format!("call:{text}"),
+                        strength: Strength::Other,
+                        line: unit.line,
+                        mult: cases,
+                        own,
+                    });
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// Where `unit` first calls `name`.
+fn first_call(model: &Model, unit: &Unit, name: &str) -> Option<usize> {
+    let code = &model.src.code[unit.span.clone()];
+    code.find(&format!("{name}("))
+        .map(|at| unit.span.start + at)
+}
+
+/// The checks of several units together (tests merged or split).
+pub(super) fn bag_of(model: &Model, units: &[usize], rules: &Rules) -> Vec<Item> {
+    units
+        .iter()
+        .flat_map(|&u| bag(model, &model.units[u], rules))
+        .collect()
+}
+
+/// The checks outside any unit (at module level).
+pub(super) fn loose_bag(model: &Model, rules: &Rules) -> Vec<Item> {
+    model
+        .loose_checks
+        .iter()
+        .map(|&c| {
+            let (key, strength) = model.check_key(c, rules);
+            Item {
+                key,
+                strength,
+                line: model.checks[c].line,
+                mult: 1,
+                own: true,
+            }
+        })
+        .collect()
+}
+
+/// The canonical texts of a unit's own checks (not its helpers').
+pub(super) fn own_keys(model: Option<&Model>, unit: &Unit, rules: &Rules) -> HashSet<String> {
+    let Some(model) = model else {
+        return HashSet::new();
+    };
+    unit.checks
+        .iter()
+        .map(|&c| model.check_key(c, rules).0)
+        .collect()
+}
+
+/// How many different checks a unit makes itself.
+pub(super) fn distinct_checks(model: &Model, unit: &Unit, rules: &Rules) -> usize {
+    own_keys(Some(model), unit, rules).len()
+}
+
+/// The checks a change brings in (in new tests, or new in changed ones): a check lost
+/// from one test and brought in elsewhere was moved. A check brought in new also
+/// stands for a lost check of the same shape (the same check of other literal values:
+/// a check moved and its expectation rewritten, as it could be in place).
+#[derive(Default)]
+pub(super) struct Appeared {
+    keys: HashSet<String>,
+    /// Fresh checks by shape and strength, counted (ordered: found by prefix too).
+    shapes: std::collections::BTreeMap<String, HashMap<Strength, usize>>,
+}
+
+impl Appeared {
+    fn add(&mut self, key: String, strength: Strength, fresh: bool) {
+        if fresh {
+            *self
+                .shapes
+                .entry(checks::shape(&key))
+                .or_default()
+                .entry(strength)
+                .or_default() += 1;
+        }
+        self.keys.insert(key);
+    }
+
+    /// The checks the change brings in: every check of a new test (`added`), the
+    /// checks of a changed test (of `pairs`) it did not have, and checks new outside
+    /// any test.
+    pub(super) fn in_change(read: &[File], added: &[At], pairs: &[(At, At)]) -> Appeared {
+        let mut appeared = Appeared::default();
+        for &(f, u) in added {
+            if let Some(model) = &read[f].new {
+                for item in bag(model, &model.units[u], read[f].rules) {
+                    appeared.add(item.key, item.strength, true);
+                }
+            }
+        }
+        for &(o, n) in pairs {
+            let (Some(old), Some(new)) = (read[o.0].old.as_ref(), read[n.0].new.as_ref()) else {
+                continue;
+            };
+            let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
+            if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()] {
+                let had = own_keys(Some(old), ou, read[o.0].rules);
+                for &c in &nu.checks {
+                    let (key, strength) = new.check_key(c, read[n.0].rules);
+                    let fresh = !had.contains(&key);
+                    appeared.add(key, strength, fresh);
+                }
+            }
+        }
+        // Checks new outside any test (module level, a helper, a class field holding a
+        // failing stub) were moved there.
+        for file in read {
+            if let Some(new) = &file.new {
+                let outside = |m: &Model| -> Vec<(String, Strength)> {
+                    let in_helpers = m
+                        .units
+                        .iter()
+                        .filter(|u| u.role == Role::Helper)
+                        .flat_map(|u| u.checks.iter().copied());
+                    m.loose_checks
+                        .iter()
+                        .copied()
+                        .chain(in_helpers)
+                        .map(|c| m.check_key(c, file.rules))
+                        .collect()
+                };
+                let had: HashSet<String> = file
+                    .old
+                    .as_ref()
+                    .map(|old| outside(old).into_iter().map(|(k, _)| k).collect())
+                    .unwrap_or_default();
+                for (key, strength) in outside(new) {
+                    if !had.contains(&key) {
+                        appeared.add(key, strength, true);
+                    }
+                }
+            }
+        }
+        appeared
+    }
+
+    /// Whether a lost check is found in the change: the same check, or a fresh one of
+    /// the same shape and strength outside the test that lost it (`own` are that
+    /// test's fresh checks; `places=7` → `places=0` is a loosening, not a move).
+    pub(super) fn holds(&self, item: &Item, own: &[&Item]) -> bool {
+        if self.keys.contains(&item.key) {
+            return true;
+        }
+        // The same shape, or the same call with more arguments (`raises(E)` →
+        // `raises(E, match=…)`): at least as strict.
+        let shape = checks::shape(&item.key);
+        let open = shape.strip_suffix(')').map(|s| format!("{s},"));
+        let like =
+            |other: &str| other == shape || open.as_deref().is_some_and(|o| other.starts_with(o));
+        let here = own
+            .iter()
+            .filter(|g| g.strength == item.strength && like(&checks::shape(&g.key)))
+            .count();
+        let count = |(_, by): (&String, &HashMap<Strength, usize>)| {
+            by.get(&item.strength).copied().unwrap_or(0)
+        };
+        let mut there: usize = self.shapes.get_key_value(&shape).map_or(0, count);
+        if let Some(open) = &open {
+            there += self
+                .shapes
+                .range(open.clone()..)
+                .take_while(|(s, _)| s.starts_with(open.as_str()))
+                .map(count)
+                .sum::<usize>();
+        }
+        there > here
+    }
+}

@@ -1,0 +1,234 @@
+//! A whole change compared: every file read on both sides, tests paired (`matching`),
+//! each pair compared (`compare`); what is left over is reported here: tests missing
+//! from the change, and checks lost outside any test.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use super::bags::{Appeared, bag_of, distinct_checks, loose_bag};
+use super::compare::{compare_bags, compare_helpers, compare_pair, helpers_changed, shadowing};
+use super::matching::{live_tests, match_across_files, match_by_name};
+use super::model::{Model, Unit};
+use super::{At, File, Finding, FindingKind, Loaded, RuleSet, checks, finding};
+
+/// All findings for the files of a change; `extra` are added files, read only to find
+/// the tests moved into them.
+pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Finding> {
+    let read: Vec<File> = files
+        .iter()
+        .chain(extra)
+        .map(|f| {
+            let r = rules.get(f.language);
+            File {
+                path: &f.path,
+                rules: r,
+                old: f.old.as_deref().map(|b| Model::new(b, r)),
+                new: f.new.as_deref().map(|b| Model::new(b, r)),
+                map: OnceLock::new(),
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut pairs: Vec<(At, At)> = Vec::new();
+    let mut removed: Vec<At> = Vec::new();
+    let mut added: Vec<At> = Vec::new();
+
+    for (fi, file) in read.iter().enumerate() {
+        if let (Some(old), Some(new)) = (&file.old, &file.new)
+            && old.src.code == new.src.code
+        {
+            continue; // only comments or strings changed
+        }
+        let old_tests: Vec<usize> = file
+            .old
+            .as_ref()
+            .map(|m| live_tests(m).collect())
+            .unwrap_or_default();
+        let new_tests: Vec<usize> = file
+            .new
+            .as_ref()
+            .map(|m| live_tests(m).collect())
+            .unwrap_or_default();
+        let (matched, left_old, left_new) =
+            match_by_name(file.old.as_ref(), &old_tests, file.new.as_ref(), &new_tests);
+        pairs.extend(matched.into_iter().map(|(o, n)| ((fi, o), (fi, n))));
+        removed.extend(left_old.into_iter().map(|o| (fi, o)));
+        added.extend(left_new.into_iter().map(|n| (fi, n)));
+        // Helpers and hooks are compared by name too (a loosened helper, a skip in
+        // `setUp`), without ever being "removed".
+        if let (Some(old), Some(new)) = (&file.old, &file.new) {
+            out.extend(compare_helpers(file, old, new));
+            out.extend(shadowing(file, old, new));
+        }
+    }
+
+    // Tests missing from one file found in another: by name, then by their checks
+    // (the test whose checks hold all of the missing one's, closest first; then by
+    // the checks' shapes: moved, renamed and with values edited).
+    if !removed.is_empty() && read.len() > 1 {
+        match_across_files(&read, &mut pairs, &mut removed, &mut added);
+    }
+
+    // Checks that appear in the change (in new tests, or new in changed ones): a
+    // check moved out of one test into another, in any file, is not lost.
+    let appeared = Appeared::in_change(&read, &added, &pairs);
+    let changed_helpers: Vec<bool> = read
+        .iter()
+        .map(|f| match (&f.old, &f.new) {
+            (Some(old), Some(new)) => helpers_changed(old, new),
+            _ => true,
+        })
+        .collect();
+    for (o, n) in &pairs {
+        out.extend(compare_pair(&read, *o, *n, changed_helpers[o.0], &appeared));
+    }
+
+    // What is still missing, file by file.
+    let mut by_file: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (f, u) in &removed {
+        by_file.entry(*f).or_default().push(*u);
+    }
+    let mut files_sorted: Vec<_> = by_file.into_iter().collect();
+    files_sorted.sort();
+    for (fi, mut gone) in files_sorted {
+        let file = &read[fi];
+        let Some(old) = &file.old else { continue };
+        // An exact duplicate removed (the same body, under another name, still in the
+        // file) loses nothing.
+        if let Some(new) = &file.new {
+            let bodies: HashSet<String> = live_tests(new)
+                .filter(|&u| !new.units[u].checks.is_empty())
+                .map(|u| body_text(new, &new.units[u]))
+                .collect();
+            gone.retain(|&u| !bodies.contains(&body_text(old, &old.units[u])));
+            if gone.is_empty() {
+                continue;
+            }
+        }
+        let Some(new) = &file.new else {
+            let all = live_tests(old).count();
+            let detail = if gone.len() == all {
+                format!("test file deleted ({all} {})", plural(all, "test", "tests"))
+            } else {
+                format!(
+                    "test file deleted ({} of its {all} tests are not found elsewhere in the change)",
+                    gone.len()
+                )
+            };
+            out.push(finding(
+                file.path,
+                FindingKind::TestRemoved,
+                None,
+                detail,
+                None,
+            ));
+            continue;
+        };
+        let arrived: Vec<usize> = added.iter().filter(|a| a.0 == fi).map(|a| a.1).collect();
+        let cases_gone: usize = gone.iter().map(|&u| old.units[u].cases).sum();
+        let cases_new: usize = arrived.iter().map(|&u| new.units[u].cases).sum();
+        let first = &old.units[gone[0]];
+        let line = file.map_line(first.line);
+        if !arrived.is_empty() && cases_new >= cases_gone {
+            // Tests merged or split (a parametrize or table refactor): compare what
+            // they check, together.
+            let before = bag_of(old, &gone, file.rules);
+            let after = bag_of(new, &arrived, file.rules);
+            out.extend(compare_bags(
+                file,
+                &before,
+                &after,
+                line,
+                &first.name,
+                old,
+                new,
+                &appeared,
+            ));
+            continue;
+        }
+        if arrived.is_empty() {
+            for &u in &gone {
+                let unit = &old.units[u];
+                out.push(finding(
+                    file.path,
+                    FindingKind::TestRemoved,
+                    Some(file.map_line(unit.line)),
+                    format!("`{}` removed", unit.name),
+                    Some(&unit.name),
+                ));
+            }
+        } else {
+            out.push(finding(
+                file.path,
+                FindingKind::TestRemoved,
+                Some(line),
+                format!(
+                    "{cases_gone} {} removed ({}), {cases_new} added in their place",
+                    plural(cases_gone, "test case", "test cases"),
+                    gone.iter()
+                        .map(|&u| format!("`{}`", old.units[u].name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                Some(&first.name),
+            ));
+        }
+        let lost: usize = gone
+            .iter()
+            .map(|&u| distinct_checks(old, &old.units[u], file.rules))
+            .sum();
+        if lost > 0 {
+            out.push(finding(
+                file.path,
+                FindingKind::AssertionsRemoved,
+                Some(line),
+                format!(
+                    "{lost} {} went with the removed {}",
+                    plural(lost, "check", "checks"),
+                    plural(gone.len(), "test", "tests")
+                ),
+                Some(&first.name),
+            ));
+        }
+    }
+
+    // Module-level checks (outside any test) of files present on both sides.
+    for file in &read {
+        if let (Some(old), Some(new)) = (&file.old, &file.new)
+            && old.src.code != new.src.code
+        {
+            let before = loose_bag(old, file.rules);
+            let after = loose_bag(new, file.rules);
+            if !before.is_empty() {
+                let line = before
+                    .iter()
+                    .map(|c| file.map_line(c.line))
+                    .next()
+                    .unwrap_or(0);
+                out.extend(compare_bags(
+                    file, &before, &after, line, "", old, new, &appeared,
+                ));
+            }
+        }
+    }
+
+    dedup(&mut out);
+    out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    out
+}
+
+/// A unit's source after its first line (its name), spacing squeezed.
+fn body_text(model: &Model, unit: &Unit) -> String {
+    let first_line_end = model.src.line_end(model.src.line_of(unit.span.start));
+    let from = first_line_end.clamp(unit.span.start, unit.span.end);
+    checks::squeeze(&model.src.text(from..unit.span.end))
+}
+
+fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
+    if n == 1 { one } else { many }
+}
+
+fn dedup(out: &mut Vec<Finding>) {
+    let mut seen = HashSet::new();
+    out.retain(|f| seen.insert((f.kind, f.path.clone(), f.line)));
+}

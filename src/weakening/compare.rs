@@ -1,0 +1,453 @@
+//! One old test (or helper, or hook) against what it became: skips added, parametrised
+//! cases dropped, checks removed or loosened.
+
+use std::collections::{HashMap, HashSet};
+
+use similar::{DiffOp, TextDiff};
+
+use super::bags::{Appeared, Item, bag};
+use super::checks::{self, Strength};
+use super::model::{Model, Role, SkipKind, Unit};
+use super::{At, File, Finding, FindingKind, finding};
+
+/// Compares one old test with the test it became.
+pub(super) fn compare_pair(
+    read: &[File],
+    o: At,
+    n: At,
+    helpers_changed: bool,
+    elsewhere: &Appeared,
+) -> Vec<Finding> {
+    let (of, nf) = (&read[o.0], &read[n.0]);
+    let (Some(old), Some(new)) = (of.old.as_ref(), nf.new.as_ref()) else {
+        return Vec::new();
+    };
+    let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
+    let mut out = Vec::new();
+    out.extend(compare_skips(nf, old, ou, new, nu));
+    // Fewer parametrised cases is a removed test, unless the rows became checks
+    // (`[Theory]` rows written out in a `[Fact]`).
+    // (Counted as written: the same check after each of several inputs counts each time.)
+    let own = |_: &Model, u: &Unit| u.checks.len();
+    if nu.cases < ou.cases && nu.cases * own(new, nu) < ou.cases * own(old, ou) {
+        out.push(finding(
+            nf.path,
+            FindingKind::TestRemoved,
+            Some(nu.line),
+            format!(
+                "`{}`: {} cases before, {} after",
+                nu.name, ou.cases, nu.cases
+            ),
+            Some(&nu.name),
+        ));
+    }
+    // The same code, the same helpers: nothing more to compare.
+    let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()];
+    if same_code && o.0 == n.0 && !helpers_changed {
+        return out;
+    }
+    let before = bag(old, ou, of.rules);
+    let after = bag(new, nu, nf.rules);
+    let line = if o.0 == n.0 { None } else { Some(nu.line) };
+    // An old line of the test, placed in the new test by a diff of the two tests
+    // alone (small: no diff of the whole file).
+    let within = |old_line: usize| -> usize {
+        let (o0, n0) = (
+            old.src.line_of(ou.span.start),
+            new.src.line_of(nu.span.start),
+        );
+        let last = new.src.line_of(nu.span.end.saturating_sub(1)).max(n0);
+        let a = &old.src.code[ou.span.clone()];
+        let b = &new.src.code[nu.span.clone()];
+        let target = old_line.saturating_sub(o0);
+        let mut mapped = None;
+        for op in TextDiff::from_lines(a, b).ops() {
+            let (o, n) = (op.old_range(), op.new_range());
+            if o.contains(&target) {
+                mapped = Some(match op {
+                    DiffOp::Delete { .. } | DiffOp::Insert { .. } => n.start,
+                    _ => n.start + (target - o.start).min(n.len().saturating_sub(1)),
+                });
+                break;
+            }
+        }
+        (n0 + mapped.unwrap_or(target)).clamp(n0, last)
+    };
+    let at = |items: &[Item]| -> usize {
+        line.unwrap_or_else(|| items.first().map_or(nu.line, |i| within(i.line)))
+    };
+    let lost_line = {
+        let keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+        let lost: Vec<Item> = before
+            .iter()
+            .filter(|i| !keys.contains(i.key.as_str()) && i.own)
+            .cloned()
+            .collect();
+        if lost.is_empty() { nu.line } else { at(&lost) }
+    };
+    out.extend(compare_bags(
+        nf, &before, &after, lost_line, &nu.name, old, new, elsewhere,
+    ));
+    out
+}
+
+/// Whether any helper with checks differs between the two versions.
+pub(super) fn helpers_changed(old: &Model, new: &Model) -> bool {
+    let code = |m: &Model| -> HashMap<String, String> {
+        m.units
+            .iter()
+            .filter(|u| u.role == Role::Helper && !u.checks.is_empty())
+            .map(|u| (u.leaf.clone(), m.src.code[u.span.clone()].to_string()))
+            .collect()
+    };
+    code(old) != code(new)
+}
+
+/// Findings between two sets of checks. `line` is where a removal is reported.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn compare_bags(
+    file: &File,
+    before: &[Item],
+    after: &[Item],
+    line: usize,
+    test: &str,
+    old: &Model,
+    new: &Model,
+    elsewhere: &Appeared,
+) -> Vec<Finding> {
+    let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
+    let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+    // A check rewritten into one the test already had (`301` → `StatusMovedPermanently`
+    // beside an existing check of it) still runs: more of an existing check counts as
+    // gained. (Fewer of one is not lost: an exact duplicate removed checks nothing less.)
+    fn count(items: &[Item]) -> HashMap<&str, usize> {
+        let mut n: HashMap<&str, usize> = HashMap::new();
+        for i in items {
+            *n.entry(i.key.as_str()).or_default() += i.mult;
+        }
+        n
+    }
+    let (n_before, n_after) = (count(before), count(after));
+    let mut seen = HashSet::new();
+    let more: Vec<Item> = after
+        .iter()
+        .filter(|i| seen.insert(i.key.as_str()))
+        .filter_map(|i| {
+            let was = *n_before.get(i.key.as_str())?;
+            let now = n_after[i.key.as_str()];
+            (now > was).then(|| Item {
+                mult: now - was,
+                ..i.clone()
+            })
+        })
+        .collect();
+    let mut seen = HashSet::new();
+    let mut gained: Vec<&Item> = after
+        .iter()
+        .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
+        .collect();
+    let mut seen = HashSet::new();
+    let lost: Vec<&Item> = before
+        .iter()
+        .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.holds(i, &gained))
+        .filter(|i| seen.insert(i.key.as_str()))
+        .collect();
+    // Only as the rewrite of a lost check of the same value and strength: a check
+    // replaced by a copy of another one (`assert y == 2` → `assert x == 1`) is lost.
+    gained.extend(more.iter().filter(|m| {
+        lost.iter()
+            .any(|l| l.strength == m.strength && checks::related(&l.key, &m.key))
+    }));
+    // One exact check of a whole value covers lost checks of its parts.
+    let wholes: Vec<&str> = gained
+        .iter()
+        .filter(|i| i.strength == Strength::Equality)
+        .flat_map(|i| checks::subjects(&i.key))
+        .collect();
+    let lost: Vec<&Item> = if wholes.is_empty() {
+        lost
+    } else {
+        lost.into_iter()
+            .filter(|i| {
+                !checks::subjects(&i.key)
+                    .iter()
+                    .any(|part| wholes.iter().any(|w| checks::covers(w, part)))
+            })
+            .collect()
+    };
+    let sum = |items: &[&Item], f: &dyn Fn(Strength) -> bool| -> usize {
+        items.iter().filter(|i| f(i.strength)).map(|i| i.mult).sum()
+    };
+    let eq_lost = sum(&lost, &|s| s == Strength::Equality);
+    let eq_gained = sum(&gained, &|s| s == Strength::Equality);
+    // A weaker check stands in for a lost exact one only when it is about the same
+    // value: `assert x == 3` → `assert x > 0` loosens; a check of another value
+    // replacing it is a rewrite.
+    let stand_ins: Vec<&Item> = gained
+        .iter()
+        .filter(|g| matches!(g.strength, Strength::Weak | Strength::Void))
+        .filter(|g| {
+            lost.iter()
+                .any(|l| l.strength == Strength::Equality && checks::related(&l.key, &g.key))
+        })
+        .copied()
+        .collect();
+    let weak_gained = sum(&stand_ins, &|_| true);
+    let real_lost = sum(&lost, &|s| s != Strength::Void);
+    let real_gained = sum(&gained, &|s| s != Strength::Void);
+    let void_gained = sum(&gained, &|s| s == Strength::Void);
+    let mut out = Vec::new();
+    let loosened = (eq_lost > eq_gained && weak_gained > 0)
+        || (void_gained > 0 && real_lost > real_gained.saturating_sub(0) && real_lost > 0);
+    if loosened {
+        let now = stand_ins
+            .first()
+            .or_else(|| gained.iter().find(|i| i.strength == Strength::Void))
+            .or(gained.first())
+            .copied();
+        let was = now.and_then(|now| {
+            lost.iter()
+                .find(|l| l.strength == Strength::Equality && checks::related(&l.key, &now.key))
+                .or(lost.first())
+                .copied()
+        });
+        if let (Some(now), Some(was)) = (now, was) {
+            out.push(finding(
+                file.path,
+                FindingKind::AssertionLoosened,
+                Some(now.line),
+                format!(
+                    "`{}` replaced by `{}`",
+                    old.src.shown(was.line),
+                    new.src.shown(now.line)
+                ),
+                Some(test),
+            ));
+        }
+    }
+    // The same check with a bound moved to let more through (`< 100` → `< 500`), or
+    // expecting any exception instead of one (`raises(ValueError)` → `raises(Exception)`).
+    let widened = lost.iter().find_map(|l| {
+        gained.iter().find_map(|g| {
+            if checks::bound_widened(&l.key, &g.key) {
+                Some((*l, *g, "the bound lets more through"))
+            } else if checks::exception_widened(&l.key, &g.key) {
+                Some((*l, *g, "any exception of the wider type now passes"))
+            } else {
+                None
+            }
+        })
+    });
+    if let (false, Some((was, now, why))) = (loosened, widened) {
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionLoosened,
+            Some(now.line),
+            format!(
+                "`{}` replaced by `{}`: {why}",
+                old.src.shown(was.line),
+                new.src.shown(now.line)
+            ),
+            Some(test),
+        ));
+    }
+    let stricter = eq_gained > eq_lost;
+    if real_lost > real_gained && !stricter && !(loosened && real_lost <= real_gained + void_gained)
+    {
+        let count = |items: &[Item]| -> usize {
+            let mut seen = HashSet::new();
+            items
+                .iter()
+                .filter(|i| i.strength != Strength::Void && seen.insert(i.key.as_str()))
+                .map(|i| i.mult)
+                .sum()
+        };
+        let what = if test.is_empty() {
+            String::new()
+        } else {
+            format!("`{test}`: ")
+        };
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionsRemoved,
+            Some(line),
+            format!(
+                "{what}{} checks before, {} after",
+                count(before),
+                count(after)
+            ),
+            Some(test),
+        ));
+    }
+    out
+}
+
+/// Skips added to (or above) a test that existed before.
+fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) -> Vec<Finding> {
+    let kinds = |m: &Model, u: &Unit| -> (usize, usize, usize) {
+        let mut k = (0, 0, 0);
+        for &s in &u.skips {
+            match m.skips[s].kind {
+                SkipKind::Conditional => k.0 += 1,
+                SkipKind::Unconditional => k.1 += 1,
+                SkipKind::Inverting => k.2 += 1,
+            }
+        }
+        k
+    };
+    let (oc, ou_, oi) = kinds(old, ou);
+    let (nc, nu_, ni) = kinds(new, nu);
+    let old_texts: Vec<&str> = ou
+        .skips
+        .iter()
+        .map(|&s| old.skips[s].text.as_str())
+        .collect();
+    let fresh = |inverting: bool| {
+        nu.skips
+            .iter()
+            .map(|&s| &new.skips[s])
+            .filter(|s| (s.kind == SkipKind::Inverting) == inverting)
+            .find(|s| !old_texts.contains(&s.text.as_str()))
+            .or_else(|| {
+                nu.skips
+                    .iter()
+                    .map(|&s| &new.skips[s])
+                    .rfind(|s| (s.kind == SkipKind::Inverting) == inverting)
+            })
+    };
+    let mut out = Vec::new();
+    if ni > oi
+        && let Some(s) = fresh(true)
+    {
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionLoosened,
+            Some(s.line),
+            format!(
+                "`{}` added: `{}` now passes when it fails",
+                new.src.shown(s.line),
+                nu.name
+            ),
+            Some(&nu.name),
+        ));
+    }
+    if (nu_ > ou_ || nc + nu_ > oc + ou_)
+        && let Some(s) = fresh(false)
+    {
+        let detail = if s.text == "return" {
+            format!("`return` before the checks of `{}`", nu.name)
+        } else {
+            format!("`{}` added", new.src.shown(s.line))
+        };
+        out.push(finding(
+            file.path,
+            FindingKind::SkipAdded,
+            Some(s.line),
+            detail,
+            Some(&nu.name),
+        ));
+    }
+    out
+}
+
+/// Helpers and hooks with the same name on both sides (the k-th of a name with the
+/// k-th: overloads and trait impls share names): loosened or removed checks in a
+/// helper a test calls, skips added to it or to a hook. (A test calling it is compared
+/// through it too; the findings are the same lines and are reported once.)
+pub(super) fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let called = |m: &Model| -> HashSet<String> {
+        m.tests()
+            .flat_map(|(_, u)| m.calls(u).into_iter().map(String::from))
+            .collect()
+    };
+    let called_both = std::cell::OnceCell::new();
+    let mut out = Vec::new();
+    // Same-named units (overloads, the `read` of many anonymous adapters): those
+    // whose code is unchanged somewhere among them are set aside, the rest paired
+    // in order.
+    let group = |m: &Model, u: &Unit| -> Vec<usize> {
+        (0..m.units.len())
+            .filter(|&i| m.units[i].role == u.role && m.units[i].name == u.name)
+            .collect()
+    };
+    let mut paired: HashMap<(&str, Role), Vec<(usize, usize)>> = HashMap::new();
+    for ou in old.units.iter().filter(|u| u.role != Role::Test) {
+        paired
+            .entry((ou.name.as_str(), ou.role))
+            .or_insert_with(|| {
+                let code_old = |i: usize| &old.src.code[old.units[i].span.clone()];
+                let code_new = |i: usize| &new.src.code[new.units[i].span.clone()];
+                let mut olds = group(old, ou);
+                let mut news = group(new, ou);
+                olds.retain(
+                    |&o| match news.iter().position(|&n| code_new(n) == code_old(o)) {
+                        Some(at) => {
+                            news.remove(at);
+                            false
+                        }
+                        None => true,
+                    },
+                );
+                olds.into_iter().zip(news).collect()
+            });
+    }
+    let mut pairs: Vec<(usize, usize)> = paired.into_values().flatten().collect();
+    pairs.sort_unstable();
+    for (o, n) in pairs {
+        let (ou, nu) = (&old.units[o], &new.units[n]);
+        let (called_old, called_new) = called_both.get_or_init(|| (called(old), called(new)));
+        if ou.role == Role::Helper
+            && !(called_old.contains(&ou.leaf) || called_new.contains(&nu.leaf))
+        {
+            continue; // not test code: production functions with asserts
+        }
+        if ou.role == Role::Helper && !ou.checks.is_empty() {
+            let before = bag(old, ou, file.rules);
+            let after = bag(new, nu, file.rules);
+            let keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+            let line = before
+                .iter()
+                .find(|i| !keys.contains(i.key.as_str()))
+                .map_or(nu.line, |i| file.map_line(i.line));
+            out.extend(compare_bags(
+                file,
+                &before,
+                &after,
+                line,
+                &nu.name,
+                old,
+                new,
+                &Appeared::default(),
+            ));
+        }
+        out.extend(compare_skips(file, old, ou, new, nu));
+    }
+    out
+}
+
+/// A test redefined later in the same scope no longer runs (Python).
+pub(super) fn shadowing(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let shadowed = |m: &Model, name: &str| {
+        m.tests()
+            .filter(|(_, u)| u.name == name && u.shadowed_by.is_some())
+            .count()
+    };
+    let mut out = Vec::new();
+    for (_, u) in new.tests() {
+        let Some(by) = u.shadowed_by else { continue };
+        if shadowed(new, &u.name) > shadowed(old, &u.name) {
+            out.push(finding(
+                file.path,
+                FindingKind::TestRemoved,
+                Some(u.line),
+                format!(
+                    "`{}` is defined again at line {}: this one no longer runs",
+                    u.name,
+                    by + 1
+                ),
+                Some(&u.name),
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,438 @@
+//! The skips in one version of a file, and the tests each governs: skip markers found
+//! by the language's patterns, Go build constraints, Ruby's `next` in a suite, and a
+//! `return` before a test's last check.
+
+use std::ops::Range;
+
+use super::checks;
+use super::model::{Model, Role, Skip, SkipKind, Unit};
+use super::rules::{Language, Rules};
+use super::source::{Source, at_line_start, enclosing_indent_block, extent};
+
+impl Model<'_> {
+    /// Finds every skip marker and attaches each to the tests it governs.
+    pub(super) fn find_skips(&mut self, rules: &Rules) {
+        let code = self.src.b();
+        let mut skips = Vec::new();
+        for m in rules.skips.find_iter(code) {
+            let start = m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
+            let text = String::from_utf8_lossy(&code[start..m.end()]).into_owned();
+            let statement = match self.language {
+                Language::Python => text.starts_with('@') || text.starts_with("skip"),
+                Language::JavaScript => text.starts_with("skip") && !text.contains(':'),
+                _ => false,
+            };
+            if statement && !at_line_start(code, start) {
+                continue;
+            }
+            let line = self.src.line_of(start);
+            let mut full = text.clone();
+            if self.language == Language::Rust && text.starts_with('#') {
+                let end = self.src.close_of(start + text.find('[').unwrap_or(0));
+                full = checks::squeeze(&self.src.code[start..end.min(code.len())]);
+                if full == "#[cfg(test)]" || full == "#![cfg(test)]" {
+                    continue;
+                }
+            }
+            let context = self.skip_context(line);
+            let kind = if rules.inverting.is_match(full.as_bytes()) {
+                SkipKind::Inverting
+            } else if rules.conditional.is_match(full.as_bytes())
+                || (self.language == Language::Rust
+                    && full.starts_with("#[cfg(")
+                    && !full.contains("any()")
+                    && !full.contains("FALSE"))
+                || context
+                || (self.language == Language::Python
+                    && text.starts_with('@')
+                    && !matches!(
+                        text.trim_start_matches('@'),
+                        "pytest.mark.skip" | "unittest.skip" | "pytest.mark.xfail" | "skip"
+                    )
+                    && !text.contains("expectedFailure"))
+            {
+                SkipKind::Conditional
+            } else {
+                SkipKind::Unconditional
+            };
+            skips.push(Skip {
+                pos: start,
+                line,
+                text: checks::squeeze(&full),
+                kind,
+            });
+        }
+        if self.language == Language::Go {
+            skips.extend(go_build_constraints(&self.src));
+        }
+        if self.language == Language::Ruby {
+            skips.extend(self.ruby_suite_exits());
+        }
+        for (i, skip) in skips.iter().enumerate() {
+            self.attach_skip(i, skip.pos);
+        }
+        self.skips = skips;
+    }
+
+    /// Whether a call-style skip on `line` sits under an `if` (same or previous line).
+    fn skip_context(&self, line: usize) -> bool {
+        let own = self.src.line_text(line).trim_start();
+        if own.starts_with("if ")
+            || own.starts_with("if(")
+            || own.contains(" if ")
+            || own.contains(" unless ")
+        {
+            return true;
+        }
+        (0..line)
+            .rev()
+            .find(|&l| self.src.indent(l).is_some())
+            .is_some_and(|l| {
+                let t = self.src.line_text(l).trim();
+                (t.starts_with("if ")
+                    || t.starts_with("if(")
+                    || t.starts_with("elif ")
+                    || t.starts_with("} else if")
+                    || t.starts_with("unless "))
+                    && (t.ends_with(':') || t.ends_with('{') || !self.language.indented())
+            })
+    }
+
+    fn attach_skip(&mut self, index: usize, pos: usize) {
+        // `const describeIf = cond ? describe : describe.skip`: the skip governs the
+        // suites declared through that name, not the file.
+        if self.language == Language::JavaScript
+            && self.unit_at(pos).is_none()
+            && let Some(regions) = self.skip_alias_regions(pos)
+        {
+            let mut any = false;
+            for unit in self.units.iter_mut().filter(|u| u.role == Role::Test) {
+                if regions.iter().any(|r| r.contains(&unit.span.start)) {
+                    unit.skips.push(index);
+                    any = true;
+                }
+            }
+            if !any {
+                self.file_skips.push(index);
+            }
+            return;
+        }
+        let governed: Option<Range<usize>> = match self.unit_at(pos) {
+            Some(u) if self.units[u].role != Role::Runner => {
+                self.units[u].skips.push(index);
+                return;
+            }
+            Some(u) => self.units[u].scope.clone(),
+            None => self.governed_region(pos),
+        };
+        let mut any = false;
+        for unit in self.units.iter_mut().filter(|u| u.role == Role::Test) {
+            if governed
+                .as_ref()
+                .is_none_or(|g| g.contains(&unit.span.start))
+            {
+                unit.skips.push(index);
+                any = true;
+            }
+        }
+        if !any {
+            self.file_skips.push(index);
+        }
+    }
+
+    /// `next` (or `return`) in a `describe` block outside any test: the tests after it
+    /// are never defined when it runs (`next if RUBY_ENGINE == "jruby"`).
+    fn ruby_suite_exits(&self) -> Vec<Skip> {
+        let mut out = Vec::new();
+        for line in 0..self.src.line_count() {
+            let t = self.src.line_text(line).trim();
+            let exit = ["next", "return"].iter().any(|w| {
+                t.strip_prefix(w).is_some_and(|rest| {
+                    rest.is_empty() || rest.starts_with(" if ") || rest.starts_with(" unless ")
+                })
+            });
+            let pos = self.src.line_start(line)
+                + (self.src.line_text(line).len() - self.src.line_text(line).trim_start().len());
+            if !exit || self.unit_at(pos).is_some() {
+                continue;
+            }
+            let guarded = t.contains(" if ")
+                || t.contains(" unless ")
+                || (0..line).rev().find_map(|l| {
+                    let p = self.src.line_text(l).trim();
+                    (!p.is_empty()).then(|| p.starts_with("if ") || p.starts_with("unless "))
+                }) == Some(true);
+            out.push(Skip {
+                pos,
+                line,
+                text: t.to_string(),
+                kind: if guarded {
+                    SkipKind::Conditional
+                } else {
+                    SkipKind::Unconditional
+                },
+            });
+        }
+        out
+    }
+
+    /// The innermost indented block around `line` that holds tests after `pos`.
+    fn suite_after(&self, line: usize, pos: usize) -> Option<Range<usize>> {
+        let mut at = line;
+        loop {
+            let block = enclosing_indent_block(&self.src, at)?;
+            if self.units.iter().any(|u| {
+                u.role == Role::Test && block.contains(&u.span.start) && u.span.start > pos
+            }) {
+                return Some(pos..block.end);
+            }
+            at = self.src.line_of(block.start);
+            if at == 0 {
+                return None;
+            }
+        }
+    }
+
+    /// For a skip assigned to a name (`var describeP = ok ? describe : describe.skip`),
+    /// the calls through that name (`describeP('…', function () { … })`).
+    fn skip_alias_regions(&self, pos: usize) -> Option<Vec<Range<usize>>> {
+        // The statement may start a line or two above (`var d = cond\n  ? describe\n  : describe.skip`).
+        let at = self.src.line_of(pos);
+        let open_statement = |l: usize| {
+            let t = self.src.line_text(l).trim_end();
+            !(t.ends_with(';') || t.ends_with('}') || t.ends_with(')'))
+        };
+        let rest = (at.saturating_sub(2)..=at).rev().find_map(|l| {
+            if l < at && !(l..at).all(open_statement) {
+                return None;
+            }
+            let line = self.src.line_text(l).trim_start();
+            ["var ", "let ", "const "]
+                .iter()
+                .find_map(|k| line.strip_prefix(k))
+        })?;
+        let name_len = rest
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$'))
+            .count();
+        let name = &rest[..name_len];
+        if name.is_empty() || !rest[name_len..].trim_start().starts_with('=') {
+            return None;
+        }
+        let code = self.src.b();
+        let call = format!("{name}(");
+        let mut regions = Vec::new();
+        let mut from = 0;
+        while let Some(at) = self.src.code[from..].find(&call).map(|i| i + from) {
+            from = at + call.len();
+            let word_before =
+                at > 0 && (code[at - 1].is_ascii_alphanumeric() || code[at - 1] == b'_');
+            if !word_before {
+                regions.push(at..extent(code, at, at + call.len(), self.language));
+            }
+        }
+        Some(regions)
+    }
+
+    /// The region a skip outside any unit governs (`None`: the whole file).
+    fn governed_region(&self, pos: usize) -> Option<Range<usize>> {
+        let line = self.src.line_of(pos);
+        let text = self.src.line_text(line).trim_start();
+        if self.language == Language::Ruby
+            && (text.starts_with("next") || text.starts_with("return"))
+        {
+            return Some(self.suite_after(line, pos).unwrap_or(pos..pos));
+        }
+        let has_test = |r: &Range<usize>| {
+            self.units
+                .iter()
+                .any(|u| u.role == Role::Test && r.contains(&u.span.start))
+        };
+        let decorator = text.starts_with('@')
+            || (text.starts_with("#[") && !text.starts_with("#!["))
+            || (text.starts_with('[') && self.language == Language::CSharp);
+        if decorator {
+            return Some(self.next_item(pos, line));
+        }
+        // A call that wraps tests (`describe.skip(…)`, `xdescribe "…" do`).
+        let call = if self.language.indented() {
+            self.src.indent_block(line)
+        } else {
+            pos..extent(self.src.b(), pos, pos, self.language)
+        };
+        if has_test(&call) {
+            return Some(call);
+        }
+        // A statement: the innermost enclosing block with tests in it.
+        if self.language.indented() {
+            let mut l = line;
+            let mut indent = self.src.indent(line).unwrap_or(0);
+            while indent > 0 {
+                let Some(header) = (0..l)
+                    .rev()
+                    .find(|&h| self.src.indent(h).is_some_and(|i| i < indent))
+                else {
+                    break;
+                };
+                let block = self.src.indent_block(header);
+                if has_test(&block) {
+                    return Some(block);
+                }
+                l = header;
+                indent = self.src.indent(header).unwrap_or(0);
+            }
+            None
+        } else {
+            let mut at = pos;
+            while let Some(open) = self.src.enclosing_brace(at) {
+                let block = open..self.src.close_of(open);
+                if has_test(&block) {
+                    return Some(block);
+                }
+                at = open;
+            }
+            None
+        }
+    }
+
+    /// The item a decorator or attribute at `pos` applies to.
+    fn next_item(&self, pos: usize, line: usize) -> Range<usize> {
+        if self.language.indented() {
+            let indent = self.src.indent(line).unwrap_or(0);
+            for l in line + 1..self.src.line_count() {
+                let Some(i) = self.src.indent(l) else {
+                    continue;
+                };
+                let t = self.src.line_text(l).trim_start();
+                if i == indent && !t.starts_with('@') && !t.starts_with(')') && !t.starts_with(']')
+                {
+                    return self.src.indent_block(l);
+                }
+                if i < indent {
+                    break;
+                }
+            }
+            return pos..pos;
+        }
+        let b = self.src.b();
+        let mut depth = 0i32;
+        for (i, &c) in b.iter().enumerate().skip(pos) {
+            match c {
+                // A macro item (`rgtest!(name, |…| { … });`): the attribute is on it.
+                b'(' if depth <= 0 && i > 0 && b[i - 1] == b'!' => {
+                    return pos..self.src.close_of(i);
+                }
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth <= 0 => return pos..pos,
+                b'{' if depth <= 0 => return pos..self.src.close_of(i),
+                _ => {}
+            }
+        }
+        pos..pos
+    }
+
+    /// A `return` at the top level of a test's body before its last check skips the
+    /// checks after it.
+    pub(super) fn find_early_returns(&mut self) {
+        let mut extra = Vec::new();
+        for (ui, unit) in self.units.iter().enumerate() {
+            if unit.role != Role::Test {
+                continue;
+            }
+            let Some(&last) = unit.checks.last() else {
+                continue;
+            };
+            let last_pos = self.checks[last].span.start;
+            let body = &self.src.code[unit.span.start..last_pos];
+            let Some(found) = memchr::memmem::find_iter(body.as_bytes(), b"return")
+                .map(|i| unit.span.start + i)
+                .find(|&at| self.is_top_level_return(unit, at))
+            else {
+                continue;
+            };
+            extra.push((ui, found));
+        }
+        for (ui, at) in extra {
+            let index = self.skips.len();
+            self.skips.push(Skip {
+                pos: at,
+                line: self.src.line_of(at),
+                text: "return".into(),
+                kind: SkipKind::Unconditional,
+            });
+            self.units[ui].skips.push(index);
+        }
+    }
+
+    fn is_top_level_return(&self, unit: &Unit, at: usize) -> bool {
+        let b = self.src.b();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        if (at > 0 && word(b[at - 1])) || b.get(at + 6).is_some_and(|&c| word(c)) {
+            return false;
+        }
+        let line = self.src.line_of(at);
+        let text = self.src.line_text(line);
+        if text.trim_start().as_ptr() as usize - text.as_ptr() as usize
+            != at - self.src.line_start(line)
+        {
+            return false; // not the first word of its line
+        }
+        if self.language.indented() {
+            // At the body's own indentation: the first code line after the header.
+            let header = self.src.line_of(self.def_pos(unit));
+            let body_indent = (header + 1..=line).find_map(|l| self.src.indent(l));
+            body_indent == self.src.indent(line)
+        } else {
+            // Directly inside the test's outermost braces.
+            let Some(open) = self.src.enclosing_brace(at) else {
+                return false;
+            };
+            let outer = self.src.enclosing_brace(open);
+            open >= unit.span.start
+                && outer.is_none_or(|o| o < unit.span.start)
+                && self.language != Language::JavaScript
+                || (self.language == Language::JavaScript
+                    && outer.is_some_and(|o| {
+                        o < unit.span.start
+                            || self
+                                .src
+                                .enclosing_brace(o)
+                                .is_none_or(|oo| oo < unit.span.start)
+                    }))
+        }
+    }
+
+    fn def_pos(&self, unit: &Unit) -> usize {
+        self.src.line_start(unit.line)
+    }
+}
+
+/// `//go:build` and `// +build` lines before `package`: they keep the file out of
+/// some (or all) builds.
+fn go_build_constraints(src: &Source) -> Vec<Skip> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    for line in src.raw.split(|&b| b == b'\n') {
+        let t = line.trim_ascii();
+        if t.starts_with(b"package ") {
+            break;
+        }
+        if t.starts_with(b"//go:build") || t.starts_with(b"// +build") {
+            let text = String::from_utf8_lossy(t).into_owned();
+            let kind = if text.contains("ignore") {
+                SkipKind::Unconditional
+            } else {
+                SkipKind::Conditional
+            };
+            out.push(Skip {
+                pos,
+                line: src.line_of(pos),
+                text: checks::squeeze(&text),
+                kind,
+            });
+        }
+        pos += line.len() + 1;
+    }
+    out
+}

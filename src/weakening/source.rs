@@ -1,0 +1,400 @@
+//! The text of one version of a file: its code with comments and strings blanked
+//! (`lexer`), its lines, and the literal strings read back; and the walks over blanked
+//! code the model and the unit finders share (brackets, blocks, a statement's end,
+//! tables).
+
+use std::ops::Range;
+
+use super::lexer;
+use super::rules::Language;
+
+/// The source and its blanked code, with line offsets.
+pub struct Source<'a> {
+    /// The file as committed.
+    pub raw: &'a [u8],
+    /// Comments and strings blanked (same length, same lines).
+    pub code: String,
+    strings: Vec<Range<usize>>,
+    lines: Vec<usize>,
+}
+
+impl<'a> Source<'a> {
+    /// Lexes `raw`.
+    pub fn new(raw: &'a [u8], language: Language) -> Source<'a> {
+        let (code, strings) = lexer::strip_with_strings(raw, language.syntax());
+        let lines = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', code.as_bytes()).map(|i| i + 1))
+            .collect();
+        Source {
+            raw,
+            code,
+            strings,
+            lines,
+        }
+    }
+
+    pub(super) fn b(&self) -> &[u8] {
+        self.code.as_bytes()
+    }
+
+    /// The 0-based line of a byte offset.
+    pub fn line_of(&self, pos: usize) -> usize {
+        self.lines.partition_point(|&s| s <= pos).saturating_sub(1)
+    }
+
+    pub(super) fn line_start(&self, line: usize) -> usize {
+        self.lines.get(line).copied().unwrap_or(self.code.len())
+    }
+
+    /// The offset of the newline ending `line` (or the end of the text).
+    pub fn line_end(&self, line: usize) -> usize {
+        self.lines
+            .get(line + 1)
+            .map_or(self.code.len(), |&s| s.saturating_sub(1))
+    }
+
+    /// The number of lines.
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// The code of `line`.
+    pub fn line_text(&self, line: usize) -> &str {
+        let (s, e) = (self.line_start(line), self.line_end(line));
+        self.code.get(s..e.max(s)).unwrap_or("")
+    }
+
+    /// The indentation of a line, `None` for a blank one.
+    pub(super) fn indent(&self, line: usize) -> Option<usize> {
+        let t = self.line_text(line);
+        let trimmed = t.trim_start();
+        (!trimmed.trim_end().is_empty()).then(|| t.len() - trimmed.len())
+    }
+
+    /// The code in `r` with string literals read back from the source (their brackets
+    /// and commas replaced, so that bracket matching on the result stays right).
+    pub fn text(&self, r: Range<usize>) -> String {
+        let mut out = String::with_capacity(r.len());
+        let mut pos = r.start;
+        let first = self.strings.partition_point(|s| s.end <= r.start);
+        for s in &self.strings[first..] {
+            if s.start >= r.end {
+                break;
+            }
+            let (a, b) = (s.start.max(r.start), s.end.min(r.end));
+            out.push_str(&self.code[pos.min(a)..a]);
+            for ch in String::from_utf8_lossy(&self.raw[a..b]).chars() {
+                out.push(match ch {
+                    '(' => '❨',
+                    ')' => '❩',
+                    '[' => '⟦',
+                    ']' => '⟧',
+                    '{' => '❴',
+                    '}' => '❵',
+                    ',' => '‚',
+                    c => c,
+                });
+            }
+            pos = b;
+        }
+        if pos < r.end {
+            out.push_str(&self.code[pos..r.end]);
+        }
+        out
+    }
+
+    /// The source line `line`, trimmed and shortened for a message.
+    pub fn shown(&self, line: usize) -> String {
+        let Some(text) = self.raw.split(|&b| b == b'\n').nth(line) else {
+            return String::new();
+        };
+        let text = String::from_utf8_lossy(text);
+        let text = text.trim();
+        let mut shown: String = text.chars().take(80).collect();
+        if shown.len() < text.len() {
+            shown.push('…');
+        }
+        shown
+    }
+
+    /// The literal starting at `pos`, if one does.
+    pub(super) fn string_at(&self, pos: usize) -> Option<Range<usize>> {
+        let i = self.strings.partition_point(|s| s.start < pos);
+        self.strings.get(i).filter(|s| s.start == pos).cloned()
+    }
+
+    /// The end (exclusive) of the bracket group opening at `open`.
+    pub(super) fn close_of(&self, open: usize) -> usize {
+        let b = self.b();
+        let mut depth = 0usize;
+        for (i, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        b.len()
+    }
+
+    /// The innermost unclosed `{` before `pos`, if any.
+    pub(super) fn enclosing_brace(&self, pos: usize) -> Option<usize> {
+        let b = self.b();
+        let mut depth = 0usize;
+        for i in (0..pos.min(b.len())).rev() {
+            match b[i] {
+                b'}' | b')' | b']' => depth += 1,
+                b'{' | b'(' | b'[' => {
+                    if depth == 0 {
+                        if b[i] == b'{' {
+                            return Some(i);
+                        }
+                    } else {
+                        depth -= 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The region of the indented block whose header is `line` (header included).
+    pub(super) fn indent_block(&self, line: usize) -> Range<usize> {
+        let Some(indent) = self.indent(line) else {
+            return self.line_start(line)..self.line_end(line);
+        };
+        // The header may continue over several lines (an open bracket).
+        let mut depth = 0i32;
+        let mut l = line;
+        loop {
+            for &c in self.line_text(l).as_bytes() {
+                match c {
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if depth <= 0 || l + 1 >= self.line_count() {
+                break;
+            }
+            l += 1;
+        }
+        let mut last = l;
+        for next in l + 1..self.line_count() {
+            match self.indent(next) {
+                None => continue,
+                Some(i) if i > indent => last = next,
+                Some(i) => {
+                    let t = self.line_text(next).trim();
+                    // A Ruby block's own `rescue`/`ensure`/`else` clause at its indent
+                    // continues it (`it "…" do … rescue E => e … skip … end`).
+                    let word = t.split([' ', '(']).next().unwrap_or("");
+                    if i == indent
+                        && matches!(word, "rescue" | "ensure" | "else" | "elsif" | "when" | "in")
+                    {
+                        last = next;
+                        continue;
+                    }
+                    // Ruby's `end` and a closing bracket belong to the block.
+                    if t == "end"
+                        || t.starts_with("end ")
+                        || t.starts_with('}')
+                        || t.starts_with(')')
+                    {
+                        last = next;
+                    }
+                    break;
+                }
+            }
+        }
+        self.line_start(line)..self.line_end(last)
+    }
+}
+
+/// The indented block holding `line` (its header is the nearest line above indented
+/// less), if `line` is not blank.
+pub(super) fn enclosing_indent_block(src: &Source, line: usize) -> Option<Range<usize>> {
+    let indent = src.indent(line)?;
+    let header = (0..line)
+        .rev()
+        .find(|&l| src.indent(l).is_some_and(|i| i < indent))?;
+    Some(src.indent_block(header))
+}
+
+/// The bracket opening the group that closes at `close`.
+pub(super) fn matching_open(code: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (0..=close.min(code.len().saturating_sub(1))).rev() {
+        match code[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether only spaces or tabs (and an optional `await `, `export ` or `async `) come
+/// before `pos` on its line: patterns find words anywhere (so that a literal prefix
+/// makes them fast) and this keeps the ones that must start a line.
+pub(super) fn at_line_start(code: &[u8], pos: usize) -> bool {
+    let line_start = code[..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let before = code[line_start..pos].trim_ascii();
+    before.is_empty() || matches!(before, b"await" | b"export" | b"async")
+}
+
+/// Where a check starting at `start` (its pattern matched up to `matched`) ends.
+pub(super) fn extent(code: &[u8], start: usize, matched: usize, language: Language) -> usize {
+    let limit = code.len().min(start + 4096);
+    let statement = language.indented();
+    let mut depth = 0i32;
+    let mut i = matched.max(start);
+    // The matched prefix may have opened brackets.
+    for &c in &code[start..i.min(limit)] {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    while i < limit {
+        let c = code[i];
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return i;
+                }
+            }
+            b';' if depth == 0 => return i,
+            b'\n' if depth <= 0 => {
+                if statement {
+                    if i > 0 && code[i - 1] == b'\\' {
+                        i += 1;
+                        continue;
+                    }
+                    return i;
+                }
+                // A chain may continue on the next line (`.toBe(…)`).
+                let next = code[i + 1..limit]
+                    .iter()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .copied();
+                let prev = code[start..i]
+                    .iter()
+                    .rev()
+                    .find(|b| !b.is_ascii_whitespace())
+                    .copied();
+                let continues = next == Some(b'.')
+                    || prev.is_some_and(|p| {
+                        matches!(p, b'.' | b'(' | b',' | b'+' | b'&' | b'|' | b'=')
+                    });
+                if !continues {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    limit
+}
+
+/// Rows of the largest literal table in `code`: a bracket group of two or more
+/// elements that are all themselves bracketed or quoted.
+pub(super) fn rows_in(code: &[u8]) -> usize {
+    // (elements so far, all compound so far, expecting an element start)
+    let mut stack: Vec<(usize, bool, bool)> = Vec::new();
+    let mut best = 0;
+    for &c in code {
+        if let Some(top) = stack.last_mut()
+            && top.2
+            && !c.is_ascii_whitespace()
+        {
+            top.2 = false;
+            if !matches!(c, b')' | b']' | b'}') {
+                top.0 += 1;
+                if !matches!(c, b'(' | b'[' | b'{' | b'"' | b'\'' | b'&') {
+                    top.1 = false;
+                }
+            }
+        }
+        match c {
+            b'(' | b'[' | b'{' => stack.push((0, true, true)),
+            b')' | b']' | b'}' => {
+                if let Some((n, compound, _)) = stack.pop()
+                    && compound
+                    && n >= 2
+                {
+                    best = best.max(n);
+                }
+            }
+            b',' => {
+                if let Some(top) = stack.last_mut() {
+                    top.2 = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    best
+}
+
+/// Elements of the first bracket list (`[…]` or `{…}`) at or after `from`.
+pub(super) fn list_len(code: &[u8], from: usize) -> usize {
+    let Some(open) = code[from..]
+        .iter()
+        .position(|&c| c == b'[' || c == b'{')
+        .map(|i| from + i)
+    else {
+        return 1;
+    };
+    let mut depth = 0i32;
+    let mut n = 0;
+    let mut pending = true;
+    for &c in &code[open..] {
+        if pending && depth == 1 && !c.is_ascii_whitespace() && !matches!(c, b']' | b'}') {
+            n += 1;
+            pending = false;
+        }
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => pending = true,
+            _ => {}
+        }
+    }
+    n.max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_of_tables() {
+        assert_eq!(rows_in(b"[(1, 2), (3, 4), (5, 6)]"), 3);
+        assert_eq!(rows_in(b"{ {\"a\", 1}, {\"b\", 2} }"), 2);
+        assert_eq!(rows_in(b"f(a, b)"), 0);
+    }
+}

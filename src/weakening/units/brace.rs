@@ -1,0 +1,262 @@
+//! The brace languages, Rust, Go, Java (and Kotlin) and C#: functions with their
+//! attributes or annotations, test macros, runner hooks and parametrised cases.
+
+use super::{head_start, ident_after, new_unit};
+use crate::weakening::model::{Role, Unit};
+use crate::weakening::rules::{Language, Rules};
+use crate::weakening::source::{Source, at_line_start, extent, list_len, rows_in};
+
+/// The units of a Rust, Go, Java or C# file.
+pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
+    let code = &src.code;
+    let b = src.b();
+    let language = rules.language;
+    static JUNIT3: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+    let junit3 = language == Language::Java
+        && JUNIT3
+            .get_or_init(|| regex::bytes::Regex::new(r"(?-u)extends\s+[\w.]*TestCase\b").ok())
+            .as_ref()
+            .is_some_and(|r| r.is_match(b));
+    let mut units: Vec<Unit> = Vec::new();
+    let mut macro_items = Vec::new();
+    for m in rules.defs.find_iter(b) {
+        let text = &code[m.start()..m.end()];
+        let trimmed = text.trim_start();
+        let at = m.start() + (text.len() - trimmed.len());
+        let line = src.line_of(at);
+        let (name, name_at) = match language {
+            Language::Rust if trimmed.starts_with("fn") => {
+                let name = ident_after(code, at + 2);
+                (name.to_string(), at)
+            }
+            Language::Rust if trimmed.contains("mod") && trimmed.ends_with('{') => continue,
+            Language::Rust => {
+                // An item-level macro call whose first argument names a test.
+                if !at_line_start(b, at) {
+                    continue;
+                }
+                let bang = trimmed.find('!').unwrap_or(0);
+                let mac = &trimmed[..bang];
+                if matches!(
+                    mac,
+                    "macro_rules"
+                        | "println"
+                        | "print"
+                        | "eprintln"
+                        | "format"
+                        | "vec"
+                        | "write"
+                        | "writeln"
+                        | "panic"
+                        | "assert"
+                        | "assert_eq"
+                        | "assert_ne"
+                        | "debug_assert"
+                        | "matches"
+                        | "include"
+                        | "concat"
+                        | "lazy_static"
+                        | "thread_local"
+                        | "cfg_if"
+                        | "todo"
+                        | "unimplemented"
+                        | "dbg"
+                        | "bitflags"
+                        | "impl_"
+                ) || mac.starts_with("assert")
+                {
+                    continue;
+                }
+                let open = at + trimmed.find(['(', '{']).unwrap_or(0);
+                let name = ident_after(code, open + 1).to_string();
+                macro_items.push((name, line, at, src.close_of(open)));
+                continue;
+            }
+            Language::Go => {
+                let after = trimmed.trim_start_matches("func").trim_start();
+                let after_at = at + (trimmed.len() - after.len());
+                let name_at = if after.starts_with('(') {
+                    let close = src.close_of(after_at);
+                    close + (code[close..].len() - code[close..].trim_start().len())
+                } else {
+                    after_at
+                };
+                (ident_after(code, name_at).to_string(), at)
+            }
+            _ => {
+                // Java, Kotlin, C#: the name is the last identifier before `(`.
+                let paren = m.end() - 1;
+                let upto = code[at..paren].trim_end();
+                let name = if let Some(inner) = upto.strip_suffix('`') {
+                    let s = inner.rfind('`').unwrap_or(0);
+                    upto[s..].to_string()
+                } else {
+                    // `Foo<T>(` (C#): the type parameters are not the name.
+                    let upto = match upto.strip_suffix('>') {
+                        Some(_) => upto[..upto.rfind('<').unwrap_or(upto.len())].trim_end(),
+                        None => upto,
+                    };
+                    // Word bytes are ASCII, so this is a char boundary.
+                    let start = upto.len()
+                        - upto
+                            .bytes()
+                            .rev()
+                            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                            .count();
+                    upto[start..].to_string()
+                };
+                if matches!(
+                    name.as_str(),
+                    "if" | "for"
+                        | "while"
+                        | "switch"
+                        | "catch"
+                        | "return"
+                        | "new"
+                        | "else"
+                        | "throw"
+                        | "synchronized"
+                        | "using"
+                        | "foreach"
+                        | "lock"
+                        | "when"
+                        | "nameof"
+                        | "typeof"
+                        | "sizeof"
+                        | "await"
+                        | "yield"
+                        | "base"
+                        | "this"
+                        | "super"
+                        | ""
+                ) {
+                    continue;
+                }
+                (name, at)
+            }
+        };
+        if name.is_empty() {
+            continue;
+        }
+        // The body: the first `{` at depth 0 after the parameters (`;` first: no body;
+        // Kotlin's `= expr`: to the end of the line).
+        let mut depth = 0i32;
+        let mut body = None;
+        let start = match language {
+            Language::Java | Language::CSharp => m.end() - 1,
+            _ => name_at,
+        };
+        for (i, &c) in b.iter().enumerate().skip(start) {
+            match c {
+                b'(' | b'[' | b'<' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b'>' if i > 0 && b[i - 1] != b'-' && b[i - 1] != b'=' => depth -= 1,
+                b'{' if depth <= 0 => {
+                    body = Some(src.close_of(i));
+                    break;
+                }
+                b';' if depth <= 0 => break,
+                b'=' if depth <= 0
+                    && language == Language::Java
+                    && b.get(i + 1) != Some(&b'=')
+                    && b.get(i + 1) != Some(&b'>') =>
+                {
+                    body = Some(extent(b, i, i + 1, Language::Java));
+                    break;
+                }
+                // Java/C# annotations and `throws` clauses may wrap; a blank line ends it.
+                b'\n'
+                    if depth <= 0
+                        && language != Language::Rust
+                        && language != Language::Go
+                        && code[i + 1..].starts_with('\n') =>
+                {
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = body else { continue };
+        let markers: &[&str] = match language {
+            Language::Rust => &["#["],
+            Language::CSharp => &["["],
+            Language::Java => &["@"],
+            _ => &[],
+        };
+        let head = head_start(src, line, markers).min(at);
+        let head_text = &code[head..m.end().min(end)];
+        let is_test = match language {
+            Language::Go => {
+                let rest = name
+                    .strip_prefix("Test")
+                    .or_else(|| name.strip_prefix("Fuzz"));
+                name != "TestMain"
+                    && rest.is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_lowercase()))
+            }
+            Language::Java => {
+                let private = head_text.contains("private ")
+                    || (head_text.contains("static ") && !junit3 && !head_text.contains("fun "));
+                !private
+                    && (rules.test_heads.is_match(head_text.as_bytes())
+                        || (junit3
+                            && name.starts_with("test")
+                            && head_text.contains("public ")
+                            && !head_text.contains("static ")))
+            }
+            _ => rules.test_heads.is_match(head_text.as_bytes()),
+        };
+        let runner = match language {
+            Language::Go => name == "TestMain",
+            Language::Java => head_text.contains("@Before") || (junit3 && name == "setUp"),
+            Language::CSharp => {
+                head_text.contains("[SetUp")
+                    || head_text.contains("[OneTimeSetUp")
+                    || head_text.contains("[TestInitialize")
+                    || head_text.contains("[ClassInitialize")
+            }
+            _ => false,
+        };
+        let role = if is_test {
+            Role::Test
+        } else if runner {
+            Role::Runner
+        } else {
+            Role::Helper
+        };
+        let mut unit = new_unit(name.clone(), name.clone(), role, line, head..end);
+        if role == Role::Runner && language != Language::Go {
+            unit.scope = src.enclosing_brace(head).map(|o| o..src.close_of(o));
+        }
+        unit.cases = match language {
+            Language::Rust => {
+                head_text.matches("#[case").count() + head_text.matches("#[test_case").count()
+            }
+            Language::CSharp => {
+                head_text.matches("InlineData").count()
+                    + head_text.matches("TestCase(").count()
+                    + head_text.matches("DataRow").count()
+            }
+            Language::Java => ["@ValueSource", "@CsvSource"]
+                .iter()
+                .filter_map(|a| head_text.find(a))
+                .map(|i| list_len(head_text.as_bytes(), i))
+                .sum(),
+            Language::Go if code[head..end].contains(".Run(") => rows_in(&b[head..end]),
+            _ => 1,
+        }
+        .max(1);
+        units.push(unit);
+    }
+    // Item-level macro calls that name a test (`sherlock!(name, …)`): only outside
+    // functions.
+    for (name, line, at, end) in macro_items {
+        if units.iter().any(|u| u.span.contains(&at)) {
+            continue;
+        }
+        units.push(new_unit(name.clone(), name, Role::Test, line, at..end));
+    }
+    if language == Language::Java {
+        // Methods inside a class are qualified by it? Names are unique enough per file.
+    }
+    units
+}

@@ -1,0 +1,136 @@
+//! JavaScript and TypeScript: `describe`/`it`/`test` calls (with `.each` tables and
+//! wrappers), and the functions tests may call.
+
+use std::ops::Range;
+
+use super::{ident_after, new_unit, qualify};
+use crate::weakening::checks;
+use crate::weakening::model::{Role, Unit};
+use crate::weakening::rules::{Language, Rules};
+use crate::weakening::source::{Source, at_line_start, extent, list_len};
+
+/// The units of a JavaScript file.
+pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
+    let code = &src.code;
+    let b = src.b();
+    let mut units = Vec::new();
+    let mut suites: Vec<(Range<usize>, String)> = Vec::new();
+    for m in rules.defs.find_iter(b) {
+        let text = &code[m.start()..m.end()];
+        let trimmed = text.trim_start();
+        let at = m.start() + (text.len() - trimmed.len());
+        let line = src.line_of(at);
+        // A wrapper (`testWithSyncEsm("…", …)`) is only a test as a statement.
+        let wrapper = ["test", "it"].iter().any(|w| {
+            trimmed.starts_with(w)
+                && trimmed
+                    .as_bytes()
+                    .get(w.len())
+                    .is_some_and(|c| c.is_ascii_uppercase() || *c == b'_')
+        });
+        if wrapper && !at_line_start(b, at) {
+            continue;
+        }
+        // `regex.test(s)`, `obj.it(…)`, `function test(` are not tests.
+        let before = code[..at].trim_end();
+        if before.ends_with('.')
+            || (before.ends_with("function") && !trimmed.starts_with("function"))
+        {
+            continue;
+        }
+        if trimmed.starts_with("function") {
+            let after = trimmed
+                .trim_start_matches("function")
+                .trim_start_matches([' ', '\t', '*']);
+            let name = ident_after(after, 0).to_string();
+            let Some(open) = code[m.end()..].find('{').map(|i| m.end() + i) else {
+                continue;
+            };
+            let end = src.close_of(open);
+            units.push(new_unit(name.clone(), name, Role::Helper, line, at..end));
+            continue;
+        }
+        if trimmed.starts_with("const")
+            || trimmed.starts_with("let")
+            || trimmed.starts_with("var")
+            || trimmed.starts_with("export")
+        {
+            let decl = trimmed.trim_start_matches("export").trim_start();
+            let decl = decl
+                .trim_start_matches("const")
+                .trim_start_matches("let")
+                .trim_start_matches("var");
+            let name = ident_after(decl, 0).to_string();
+            let arrow = m.end();
+            let rest = code[arrow..].trim_start();
+            let body_at = arrow + (code.len() - arrow - rest.len());
+            let end = if rest.starts_with('{') {
+                src.close_of(body_at)
+            } else {
+                extent(b, body_at, body_at, Language::JavaScript)
+            };
+            units.push(new_unit(name.clone(), name, Role::Helper, line, at..end));
+            continue;
+        }
+        // A test or suite call: find its argument list (after `.each(…)`, `.skipIf(…)`).
+        let mut open = m.end() - 1;
+        if matches!(b[open], b'\'' | b'"') {
+            open = at + trimmed.find('(').unwrap_or(0);
+        }
+        let with_args = ["each", "skipIf", "runIf"]
+            .iter()
+            .any(|w| trimmed.contains(&format!(".{w}")) || trimmed.contains(&format!(". {w}")));
+        let mut cases = 1;
+        if with_args {
+            let group_end = if b[open] == b'`' {
+                code[open + 1..]
+                    .find('`')
+                    .map_or(code.len(), |i| open + i + 2)
+            } else {
+                src.close_of(open)
+            };
+            if trimmed.contains("each") {
+                cases = if b[open] == b'`' {
+                    code[open..group_end]
+                        .lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .count()
+                        .saturating_sub(2)
+                        .max(1)
+                } else {
+                    list_len(b, open + 1).max(1)
+                };
+            }
+            let rest = code[group_end..].trim_start();
+            if !rest.starts_with('(') {
+                continue;
+            }
+            open = group_end + (code.len() - group_end - rest.len());
+        } else if b[open] == b'`' {
+            continue;
+        }
+        let end = src.close_of(open);
+        let first = code[open + 1..].trim_start();
+        let first_at = open + 1 + (code.len() - open - 1 - first.len());
+        let label = match src.string_at(first_at) {
+            Some(r) => String::from_utf8_lossy(&src.raw[r]).into_owned(),
+            None => {
+                let args = &code[first_at..end.saturating_sub(1).max(first_at)];
+                checks::squeeze(checks::split_top(args).first().copied().unwrap_or(""))
+            }
+        };
+        let suite = ["describe", "context", "suite", "xdescribe", "fdescribe"]
+            .iter()
+            .any(|s| trimmed.starts_with(s));
+        if suite {
+            suites.push((at..end, label));
+            continue;
+        }
+        let mut unit = new_unit(label.clone(), label, Role::Test, line, at..end);
+        unit.cases = cases;
+        units.push(unit);
+    }
+    // Hooks: a skip inside `beforeAll`/`beforeEach` skips the suite's tests.
+    qualify(&mut units, &suites);
+    units
+}

@@ -1,0 +1,165 @@
+//! Python: `def` and `class` by indentation; pytest and unittest names, runner hooks,
+//! `parametrize` cases, and a test redefined later in its scope.
+
+use super::{head_start, new_unit};
+use crate::weakening::model::{Role, Unit};
+use crate::weakening::rules::Rules;
+use crate::weakening::source::{Source, at_line_start, list_len};
+
+const PY_RUNNERS: &[&str] = &[
+    "setUp",
+    "setUpClass",
+    "setup_method",
+    "setup_class",
+    "setup",
+    "asyncSetUp",
+];
+const PY_FILE_RUNNERS: &[&str] = &["setUpModule", "setup_module"];
+
+/// The units of a Python file.
+pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
+    struct Open {
+        indent: usize,
+        end: usize,
+        class: bool,
+        name: String,
+        collected: bool,
+    }
+    let code = &src.code;
+    let mut stack: Vec<Open> = Vec::new();
+    let mut units: Vec<Unit> = Vec::new();
+    for m in rules.defs.find_iter(code.as_bytes()) {
+        let text = &code[m.start()..m.end()];
+        let trimmed = text.trim_start();
+        let def_at = m.start() + (text.len() - trimmed.len());
+        if !at_line_start(src.b(), def_at) {
+            continue;
+        }
+        let line = src.line_of(def_at);
+        let indent = src.indent(line).unwrap_or(0);
+        while stack
+            .last()
+            .is_some_and(|o| o.end <= def_at || o.indent >= indent)
+        {
+            stack.pop();
+        }
+        let class = trimmed.starts_with("class");
+        let name = trimmed.rsplit([' ', '\t']).next().unwrap_or("").to_string();
+        let block = src.indent_block(line);
+        let parent = stack.last();
+        if class {
+            let header = src.line_text(line);
+            let bases = header.find('(').map_or("", |i| &header[i..]);
+            let in_function = parent.is_some_and(|p| !p.class);
+            let collected = !in_function
+                && parent.is_none_or(|p| p.collected)
+                && (name.starts_with("Test")
+                    || bases.contains("TestCase")
+                    || bases.contains("Test)"));
+            stack.push(Open {
+                indent,
+                end: block.end,
+                class: true,
+                name: match parent {
+                    Some(p) if p.class => format!("{}.{name}", p.name),
+                    _ => name.clone(),
+                },
+                collected,
+            });
+            continue;
+        }
+        let in_function = parent.is_some_and(|p| !p.class);
+        let owner = parent.filter(|p| p.class);
+        let qual = match owner {
+            Some(p) => format!("{}.{name}", p.name),
+            None => name.clone(),
+        };
+        let head = head_start(src, line, &["@"]);
+        let head_text = &code[head..def_at];
+        let extra_test = rules
+            .extra_tests
+            .as_ref()
+            .is_some_and(|r| r.is_match(head_text.as_bytes()));
+        let role = if in_function {
+            Role::Helper
+        } else if (name.starts_with("test") && owner.is_none_or(|p| p.collected)) || extra_test {
+            Role::Test
+        } else if (PY_RUNNERS.contains(&name.as_str()) && owner.is_some())
+            || (PY_FILE_RUNNERS.contains(&name.as_str()) && owner.is_none())
+        {
+            Role::Runner
+        } else {
+            Role::Helper
+        };
+        let mut unit = new_unit(qual, name.clone(), role, line, head..block.end);
+        if role == Role::Runner {
+            unit.scope = stack
+                .iter()
+                .rev()
+                .find(|o| o.class)
+                .map(|o| src.line_start(src.line_of(o.end.saturating_sub(1)).min(line))..o.end)
+                .map(|r| {
+                    // the class block: from its header (found by indentation) to its end
+                    let header = (0..line)
+                        .rev()
+                        .find(|&l| src.indent(l).is_some_and(|i| i < indent))
+                        .unwrap_or(0);
+                    src.line_start(header)..r.end
+                });
+        }
+        let mut cases = 1;
+        let mut from = 0;
+        while let Some(at) = head_text[from..].find("parametrize(") {
+            let at = from + at + "parametrize(".len();
+            // The argument values: the list after the names.
+            let args = &head_text.as_bytes()[at..];
+            let comma = {
+                let mut depth = 0i32;
+                let mut found = None;
+                for (i, &c) in args.iter().enumerate() {
+                    match c {
+                        b'(' | b'[' | b'{' => depth += 1,
+                        b')' | b']' | b'}' => depth -= 1,
+                        b',' if depth == 0 => {
+                            found = Some(i + 1);
+                            break;
+                        }
+                        _ => {}
+                    }
+                    if depth < 0 {
+                        break;
+                    }
+                }
+                found
+            };
+            if let Some(c) = comma {
+                cases *= list_len(args, c);
+            }
+            from = at;
+        }
+        unit.cases = cases;
+        units.push(unit);
+        stack.push(Open {
+            indent,
+            end: block.end,
+            class: false,
+            name,
+            collected: false,
+        });
+    }
+    // A later definition with the same qualified name replaces an earlier one.
+    let mut last_by_name: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut shadowed = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        if u.role != Role::Test {
+            continue;
+        }
+        if let Some(prev) = last_by_name.insert(u.name.as_str(), i) {
+            shadowed.push((prev, u.line));
+        }
+    }
+    for (i, by) in shadowed {
+        units[i].shadowed_by = Some(by);
+    }
+    units
+}

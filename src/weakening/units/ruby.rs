@@ -1,0 +1,160 @@
+//! Ruby: RSpec `describe`/`it` blocks and minitest `def test_…` methods, with their
+//! `before` and `setup` hooks.
+
+use std::ops::Range;
+
+use super::{ident_after, new_unit, qualify};
+use crate::weakening::checks;
+use crate::weakening::model::{Role, Unit};
+use crate::weakening::rules::Rules;
+use crate::weakening::source::{Source, enclosing_indent_block};
+
+const RUBY_TESTS: &[&str] = &[
+    "it",
+    "specify",
+    "example",
+    "scenario",
+    "its",
+    "xit",
+    "xspecify",
+    "xexample",
+    "xscenario",
+    "fit",
+    "test",
+];
+const RUBY_SUITES: &[&str] = &[
+    "describe",
+    "context",
+    "feature",
+    "xdescribe",
+    "xcontext",
+    "fdescribe",
+    "fcontext",
+    "RSpec.describe",
+];
+
+/// The units of a Ruby file.
+pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
+    let code = &src.code;
+    let mut units = Vec::new();
+    let mut suites: Vec<(Range<usize>, String)> = Vec::new();
+    for m in rules.defs.find_iter(code.as_bytes()) {
+        let text = &code[m.start()..m.end()];
+        let trimmed = text.trim_start();
+        let at = m.start() + (text.len() - trimmed.len());
+        let line = src.line_of(at);
+        let block = ruby_block(src, line);
+        let block_end = block.end;
+        let word_end = trimmed
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(trimmed.len());
+        let word = &trimmed[..word_end];
+        let label = || -> String {
+            let after = at + word_end;
+            let rest = &code[after..src.line_end(line)];
+            let skip = rest.len() - rest.trim_start_matches([' ', '(']).len();
+            match src.string_at(after + skip) {
+                Some(r) => String::from_utf8_lossy(&src.raw[r]).into_owned(),
+                None => {
+                    // `describe Foo::Bar do`, `it { is_expected… }`: the head line.
+                    let head = src.text(after..src.line_end(line).min(block_end));
+                    let head = head
+                        .trim()
+                        .trim_end_matches(" do")
+                        .trim_end_matches('{')
+                        .trim();
+                    let head = if head.is_empty() {
+                        checks::squeeze(&src.text(after..block_end))
+                    } else {
+                        head.to_string()
+                    };
+                    head.chars().take(80).collect()
+                }
+            }
+        };
+        if word == "def" {
+            let name = ident_after(code, at + 3).trim_start_matches("self.");
+            let name = if name == "self" {
+                ident_after(code, at + 3 + code[at + 3..].find('.').map_or(0, |i| i + 1))
+            } else {
+                name
+            };
+            let role = if name.starts_with("test_") {
+                Role::Test
+            } else if name == "setup" || name == "before_setup" {
+                Role::Runner
+            } else {
+                Role::Helper
+            };
+            let mut unit = new_unit(name.to_string(), name.to_string(), role, line, block);
+            if role == Role::Runner {
+                unit.scope = enclosing_indent_block(src, line);
+            }
+            units.push(unit);
+        } else if RUBY_SUITES.contains(&word) {
+            suites.push((block, label()));
+        } else if RUBY_TESTS.contains(&word) {
+            let leaf = label();
+            units.push(new_unit(leaf.clone(), leaf, Role::Test, line, block));
+        } else if word == "before" || word == "around" {
+            let mut unit = new_unit(word.into(), word.into(), Role::Runner, line, block);
+            unit.scope = enclosing_indent_block(src, line);
+            units.push(unit);
+        }
+    }
+    qualify(&mut units, &suites);
+    units
+}
+
+fn ruby_block(src: &Source, line: usize) -> Range<usize> {
+    let text = src.line_text(line);
+    let start = src.line_start(line);
+    // `{ … }` blocks (`it { … }`); a `def` with a `{}` default argument is not one.
+    if let Some(open) = text.find('{')
+        && !text.trim_end().ends_with(" do")
+        && !text.contains(" do |")
+        && !text.trim_start().starts_with("def ")
+    {
+        let close = src.close_of(start + open);
+        if close <= src.line_end(src.line_of(close.saturating_sub(1))) {
+            return start..close;
+        }
+    }
+    let one_line_def = {
+        let t = text.trim();
+        t.starts_with("def ") && (t.ends_with(";end") || t.ends_with("; end") || endless_def(t))
+    };
+    if text.trim_end().ends_with(" do")
+        || text.contains(" do |")
+        || (text.trim_start().starts_with("def ") && !one_line_def)
+    {
+        return src.indent_block(line);
+    }
+    start..src.line_end(line)
+}
+
+/// `def name(args) = expr`: Ruby 3's endless method, one line.
+fn endless_def(line: &str) -> bool {
+    let rest = &line["def ".len()..];
+    let head = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '?' | '!')))
+        .unwrap_or(rest.len());
+    let mut after = rest[head..].trim_start();
+    if after.starts_with('(') {
+        let mut depth = 0;
+        for (i, c) in after.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        after = after[i + 1..].trim_start();
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    after.starts_with("= ") || after.starts_with("=(")
+}
