@@ -456,7 +456,11 @@ impl File<'_> {
             return old_line;
         };
         let map = self.map.get_or_init(|| {
-            let diff = TextDiff::from_lines(old.src.code.as_str(), new.src.code.as_str());
+            // Over our own lines (split at `\n` only): `from_lines` also splits at a
+            // lone `\r`, which would index past this map.
+            let a: Vec<&str> = old.src.code.split_inclusive('\n').collect();
+            let b: Vec<&str> = new.src.code.split_inclusive('\n').collect();
+            let diff = TextDiff::from_slices(&a, &b);
             let mut map = vec![0; old.src.line_count() + 1];
             for op in diff.ops() {
                 match *op {
