@@ -93,14 +93,20 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     for (fi, mut gone) in files_sorted {
         let file = &read[fi];
         let Some(old) = &file.old else { continue };
-        // An exact duplicate removed (the same body, under another name, still in the
-        // file) loses nothing.
+        // A duplicate removed loses nothing: the same body under another name, or one
+        // whose every statement another test still in the file runs, in the same order
+        // (a test that does all it did and more).
         if let Some(new) = &file.new {
-            let bodies: HashSet<String> = live_tests(new)
+            let kept: Vec<Vec<String>> = live_tests(new)
                 .filter(|&u| !new.units[u].checks.is_empty())
-                .map(|u| body_text(new, &new.units[u]))
+                .map(|u| body_lines(new, &new.units[u]))
                 .collect();
-            gone.retain(|&u| !bodies.contains(&body_text(old, &old.units[u])));
+            gone.retain(|&u| {
+                let mine = body_lines(old, &old.units[u]);
+                old.units[u].checks.is_empty()
+                    || mine.is_empty()
+                    || !kept.iter().any(|theirs| in_order(&mine, theirs))
+            });
             if gone.is_empty() {
                 continue;
             }
@@ -218,10 +224,22 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
 }
 
 /// A unit's source after its first line (its name), spacing squeezed.
-fn body_text(model: &Model, unit: &Unit) -> String {
+fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
     let first_line_end = model.src.line_end(model.src.line_of(unit.span.start));
     let from = first_line_end.clamp(unit.span.start, unit.span.end);
-    checks::squeeze(&model.src.text(from..unit.span.end))
+    model
+        .src
+        .text(from..unit.span.end)
+        .lines()
+        .map(checks::squeeze)
+        .filter(|l| !l.is_empty() && !matches!(l.as_str(), "}" | "})" | "});" | ")" | "end"))
+        .collect()
+}
+
+/// Whether every line of `part` appears in `whole`, in the same order.
+fn in_order(part: &[String], whole: &[String]) -> bool {
+    let mut rest = whole.iter();
+    part.iter().all(|line| rest.any(|w| w == line))
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
