@@ -1,7 +1,7 @@
 //! The brace languages, Rust, Go, Java (and Kotlin) and C#: functions with their
 //! attributes or annotations, test macros, runner hooks and parametrised cases.
 
-use super::{head_start, ident_after, new_unit};
+use super::{head_start, ident_after, new_unit, qualify};
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
 use crate::weakening::source::{Source, at_line_start, extent, list_len, rows_in};
@@ -255,8 +255,47 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         }
         units.push(new_unit(name.clone(), name, Role::Test, line, at..end));
     }
-    if language == Language::Java {
-        // Methods inside a class are qualified by it? Names are unique enough per file.
+    // Tests of nested classes (fixture classes run by the outer tests, JUnit 5
+    // `@Nested`) are named with their class, so that two `example()` in two nested
+    // classes are two tests. The top-level class names nothing: it is the file's.
+    if matches!(language, Language::Java | Language::CSharp) {
+        qualify(&mut units, &nested_classes(src));
     }
     units
+}
+
+/// The bodies of classes declared inside another class, with their names.
+fn nested_classes(src: &Source) -> Vec<(std::ops::Range<usize>, String)> {
+    let code = src.code.as_str();
+    let mut classes = Vec::new();
+    for keyword in ["class ", "interface ", "enum ", "record "] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(keyword).map(|i| i + from) {
+            from = at + keyword.len();
+            let word_before = at > 0 && {
+                let b = code.as_bytes()[at - 1];
+                b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+            };
+            let name = ident_after(code, from);
+            if word_before || name.is_empty() {
+                continue;
+            }
+            let Some(open) = code[from..].find(['{', ';']).map(|i| i + from) else {
+                continue;
+            };
+            if code.as_bytes()[open] == b'{' {
+                classes.push((open..src.close_of(open), name.to_string()));
+            }
+        }
+    }
+    let nested: Vec<(std::ops::Range<usize>, String)> = classes
+        .iter()
+        .filter(|(r, _)| {
+            classes
+                .iter()
+                .any(|(outer, _)| outer.start < r.start && outer.contains(&r.start))
+        })
+        .cloned()
+        .collect();
+    nested
 }

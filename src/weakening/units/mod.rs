@@ -84,7 +84,7 @@ fn ident_after(code: &str, at: usize) -> &str {
 }
 
 /// Prefixes each test's name with the names of the suites around it.
-fn qualify(units: &mut [Unit], suites: &[(Range<usize>, String)]) {
+pub(super) fn qualify(units: &mut [Unit], suites: &[(Range<usize>, String)]) {
     for unit in units.iter_mut().filter(|u| u.role == Role::Test) {
         let mut names: Vec<&(Range<usize>, String)> = suites
             .iter()
