@@ -662,47 +662,20 @@ pub fn covers(whole: &str, lost: &str) -> bool {
 /// A check with its literal values (strings, regular expressions, numbers) blanked:
 /// `assert_eq!(parse("a"), 1)` and `assert_eq!(parse("b"), 2)` share a shape.
 pub fn shape(key: &str) -> String {
-    let bytes = key.as_bytes();
     let mut out = String::with_capacity(key.len());
-    let mut i = 0;
     let mut last = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let prev = i.checked_sub(1).map(|p| bytes[p]);
-        let word_before = prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_');
-        let end = match c {
-            b'"' | b'\'' | b'`' => Some(quoted_end(bytes, i, c)),
-            // A regular expression literal where a value can start.
-            b'/' if matches!(prev, None | Some(b'(' | b',' | b' ' | b'=' | b'[')) => {
-                Some(quoted_end(bytes, i, b'/'))
-            }
-            b'0'..=b'9' if !word_before => {
-                let mut j = i;
-                while j < bytes.len()
-                    && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'.' | b'_'))
-                {
-                    j += 1;
-                }
-                Some(j)
-            }
-            _ => None,
-        };
-        match end {
-            Some(end) => {
-                out.push_str(&key[last..i]);
-                out.push('_');
-                i = end;
-                last = end;
-            }
-            None => i += 1,
-        }
+    for (range, _) in literals(key) {
+        out.push_str(&key[last..range.start]);
+        out.push('_');
+        last = range.end;
     }
     out.push_str(&key[last..]);
     out
 }
 
-/// The numbers of a check, as `(start, end)` byte ranges (those `shape` blanks).
-fn numbers(key: &str) -> Vec<(usize, usize)> {
+/// The literal values of a check (strings, regular expressions, numbers), in order,
+/// each with whether it is a number: what `shape` blanks and `bound_widened` compares.
+fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
     let bytes = key.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -710,8 +683,12 @@ fn numbers(key: &str) -> Vec<(usize, usize)> {
         let c = bytes[i];
         let prev = i.checked_sub(1).map(|p| bytes[p]);
         let word_before = prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_');
-        match c {
-            b'"' | b'\'' | b'`' => i = quoted_end(bytes, i, c),
+        let found = match c {
+            b'"' | b'\'' | b'`' => Some((quoted_end(bytes, i, c), false)),
+            // A regular expression literal where a value can start.
+            b'/' if matches!(prev, None | Some(b'(' | b',' | b' ' | b'=' | b'[')) => {
+                Some((quoted_end(bytes, i, b'/'), false))
+            }
             b'0'..=b'9' if !word_before => {
                 let mut j = i;
                 while j < bytes.len()
@@ -719,13 +696,28 @@ fn numbers(key: &str) -> Vec<(usize, usize)> {
                 {
                     j += 1;
                 }
-                out.push((i, j));
-                i = j;
+                Some((j, true))
             }
-            _ => i += 1,
+            _ => None,
+        };
+        match found {
+            Some((end, number)) => {
+                out.push((i..end, number));
+                i = end;
+            }
+            None => i += 1,
         }
     }
     out
+}
+
+/// The numbers of a check, as `(start, end)` byte ranges.
+fn numbers(key: &str) -> Vec<(usize, usize)> {
+    literals(key)
+        .into_iter()
+        .filter(|(_, number)| *number)
+        .map(|(r, _)| (r.start, r.end))
+        .collect()
 }
 
 fn number_value(text: &str) -> Option<f64> {
@@ -809,7 +801,7 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
 }
 
 /// Where the identifier that ends `text` starts (a char boundary: word bytes are ASCII).
-fn trailing_word_start(text: &str) -> usize {
+pub(crate) fn trailing_word_start(text: &str) -> usize {
     text.len()
         - text
             .bytes()

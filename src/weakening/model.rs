@@ -342,23 +342,14 @@ impl<'a> Model<'a> {
     /// made as a helper call: unqualified, or on `self`/`this`/`super`. (A method of
     /// another object, `validator.Validate(…)`, is the code under test.)
     pub fn call_texts(&self, unit: &Unit, name: &str) -> Vec<String> {
-        let b = self.src.b();
+        let code = self.src.code.as_str();
         let helper_call = |at: usize| -> bool {
-            let mut j = at;
-            while j > 0 && b[j - 1] == b' ' {
-                j -= 1;
-            }
-            if j == 0 || b[j - 1] != b'.' {
+            let Some(receiver) = code[..at].trim_end_matches(' ').strip_suffix('.') else {
                 return true;
-            }
-            let end = j - 1;
-            let mut k = end;
-            while k > 0 && (b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'_') {
-                k -= 1;
-            }
+            };
             matches!(
-                &b[k..end],
-                b"self" | b"this" | b"super" | b"cls" | b"s" | b"suite"
+                &receiver[checks::trailing_word_start(receiver)..],
+                "self" | "this" | "super" | "cls" | "s" | "suite"
             )
         };
         self.all_calls(unit)

@@ -219,51 +219,32 @@ fn a_renamed_test_moved_with_the_same_checks_is_found_by_its_checks() {
 fn renamed_tests_moved_together_each_find_their_closest_match() {
     // `test_scheme` checks a subset of `test_url`: matched first, it would take
     // `test_basic_url` and leave `test_url` unmatched (a removed test).
-    let mut store = Store(Default::default());
     let old = "def test_scheme():\n    url = URL(\"https://a/\")\n    assert url.scheme == \"https\"\n\n\ndef test_url():\n    url = URL(\"https://a/\")\n    assert url.scheme == \"https\"\n    assert url.host == \"a\"\n";
     let new = "def test_basic_url():\n    url = URL(\"https://a/\")\n    assert url.scheme == \"https\"\n    assert url.host == \"a\"\n\n\ndef test_url_scheme():\n    url = URL(\"https://a/\")\n    assert url.scheme == \"https\"\n";
-    let changes = vec![
-        change(&mut store, "tests/test_urlparse.py", Some(old), None),
-        change(
-            &mut store,
-            "tests/models/test_url.py",
-            Some("\n"),
-            Some(new),
-        ),
-    ];
-    assert_eq!(set_findings(&store, &changes), Vec::<String>::new());
+    // `test_urlparse.py` deleted, its tests arriving in `test_url.py` as `arrived`.
+    let moved = |arrived: &str| {
+        let mut store = Store(Default::default());
+        let changes = vec![
+            change(&mut store, "tests/test_urlparse.py", Some(old), None),
+            change(
+                &mut store,
+                "tests/models/test_url.py",
+                Some("\n"),
+                Some(arrived),
+            ),
+        ];
+        set_findings(&store, &changes)
+    };
+    assert_eq!(moved(new), Vec::<String>::new());
     // A test moved with its values edited is found by the shape of its checks.
-    let mut store = Store(Default::default());
     let edited = new.replace(
         "\"https\"\n    assert url.host == \"a\"",
         "\"http\"\n    assert url.host == \"b\"",
     );
-    let changes = vec![
-        change(&mut store, "tests/test_urlparse.py", Some(old), None),
-        change(
-            &mut store,
-            "tests/models/test_url.py",
-            Some("\n"),
-            Some(&edited),
-        ),
-    ];
-    assert_eq!(set_findings(&store, &changes), Vec::<String>::new());
+    assert_eq!(moved(&edited), Vec::<String>::new());
     // One that lost a check on the way is not found: its file's deletion is reported.
-    let mut store = Store(Default::default());
     let lost = new.replace("\n    assert url.host == \"a\"", "");
-    let changes = vec![
-        change(&mut store, "tests/test_urlparse.py", Some(old), None),
-        change(
-            &mut store,
-            "tests/models/test_url.py",
-            Some("\n"),
-            Some(&lost),
-        ),
-    ];
-    assert_eq!(
-        set_findings(&store, &changes),
-        vec!["test-removed tests/test_urlparse.py"]
-    );
+    assert_eq!(moved(&lost), vec!["test-removed tests/test_urlparse.py"]);
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! attributes or annotations, test macros, runner hooks and parametrised cases.
 
 use super::{head_start, ident_after, new_unit, qualify};
+use crate::weakening::checks::trailing_word_start;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
 use crate::weakening::source::{Source, at_line_start, extent, list_len, rows_in};
@@ -96,14 +97,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                         Some(_) => upto[..upto.rfind('<').unwrap_or(upto.len())].trim_end(),
                         None => upto,
                     };
-                    // Word bytes are ASCII, so this is a char boundary.
-                    let start = upto.len()
-                        - upto
-                            .bytes()
-                            .rev()
-                            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
-                            .count();
-                    upto[start..].to_string()
+                    upto[trailing_word_start(upto)..].to_string()
                 };
                 if matches!(
                     name.as_str(),
