@@ -5,6 +5,9 @@
 #
 #   bench/history-all.sh <clones dir> [N]          default N=300
 #
+# HISTORY_SET=heldout or heldout2 reruns a held-out set instead
+# (bench/history-<set>-projects.tsv with bench/history-<set>-labels.tsv).
+#
 # <clones dir>/<name>.git is used when present (any clone or bare mirror holding the
 # recorded head; a symlink is fine), else cloned bare from the recorded URL. Each
 # project's full output goes to <clones dir>/<name>.txt, git-guard's JSON to
@@ -23,17 +26,21 @@ if [ -z "${GIT_GUARD:-}" ]; then
   GIT_GUARD="${CARGO_TARGET_DIR:-$here/../target}/release/git-guard"
 fi
 export GIT_GUARD
-grep -v '^#' "$here/history-projects.tsv" | while IFS=$'\t' read -r name lang url head; do
+set_=${HISTORY_SET:+-$HISTORY_SET}
+projects="$here/history$set_-projects.tsv"
+labels="$here/history$set_-labels.tsv"
+[ -f "$projects" ] || { echo "error: no $projects" >&2; echo "hint: HISTORY_SET is empty, heldout or heldout2" >&2; exit 2; }
+grep -v '^#' "$projects" | while IFS=$'\t' read -r name lang url head; do
   [ -n "$name" ] || continue
   repo="$dir/$name.git"
   if [ ! -e "$repo" ]; then
     git clone --quiet --bare "$url" "$repo" >&2
   fi
-  HISTORY_REV=$head HISTORY_NAME=$name HISTORY_LABELS="$here/history-labels.tsv" \
+  HISTORY_REV=$head HISTORY_NAME=$name HISTORY_LABELS="$labels" \
     HISTORY_JSON="$dir/$name.json" HISTORY_SCRATCH="$dir/.scratch/$name" \
     python3 "$here/history.py" "$repo" "$n" > "$dir/$name.txt"
 done
-python3 - "$dir" "$here/history-projects.tsv" <<'PY'
+python3 - "$dir" "$projects" <<'PY'
 import re, sys
 rows, total = [], [0] * 7
 for line in open(sys.argv[2], encoding="utf-8"):

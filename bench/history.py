@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The body of bench/history.sh: replay the last N first-parent commits of a repository
-through `git guard check --range` with nothing protected by path, and report.
+(and the commits their merges bring in) through `git guard check --range` with nothing
+protected by path, and report.
 
 usage: GIT_GUARD=/path/to/git-guard python3 bench/history.py <git dir> [N]
 (see bench/history.sh for the environment it reads).
@@ -137,15 +138,37 @@ class Blobs:
 
 
 def touched_tests(scratch, base, head):
-    """For each first-parent commit of base..head: the test files it touches."""
-    raw = git(
-        scratch, "log", "--first-parent", "--diff-merges=first-parent", "-M", "--raw",
-        "-z", "--no-abbrev", "--format=%x01%H", f"{base}..{head}", text=False,
-    )
+    """For each commit of base..head, the test files of the change git-guard judges: a
+    commit against its parent; a merge only where its result differs from git's own
+    merge of its parents (a clean merge is judged as nothing, so it touches nothing)."""
+    result = collections.OrderedDict()
     blobs = Blobs(scratch)
+    raw = git(
+        scratch, "log", "--no-merges", "-M", "--raw", "-z", "--no-abbrev",
+        "--format=%x01%H", f"{base}..{head}", text=False,
+    )
+    read_raw(raw, blobs, scratch, result)
+    for rec in git(scratch, "rev-list", "--merges", "--parents", f"{base}..{head}").splitlines():
+        merge, *parents = rec.split()
+        result[merge] = []
+        if len(parents) != 2:
+            continue  # an octopus: git-guard judges it against its first parent
+        auto = git(scratch, "merge-tree", "--write-tree", "--no-messages", *parents,
+                   check=False).split("\n")[0].strip()
+        if not auto:
+            continue
+        raw = git(scratch, "diff-tree", "-r", "-M", "--raw", "-z", "--no-abbrev",
+                  auto, merge, text=False)
+        read_raw(b"\x01" + merge.encode() + b"\0" + raw, blobs, scratch, result)
+    blobs.close()
+    return result
+
+
+def read_raw(raw, blobs, scratch, result):
+    """Adds the test files of `--raw -z` records (each commit's introduced by
+    `\\x01<sha>`) to `result`."""
     zero = "0" * 40
     tokens = raw.split(b"\0")
-    result = collections.OrderedDict()
     current = None
     i = 0
     while i < len(tokens):
@@ -153,7 +176,7 @@ def touched_tests(scratch, base, head):
         i += 1
         if tok.startswith(b"\x01"):
             current = tok[1:].strip().decode()
-            result[current] = []
+            result.setdefault(current, [])
             continue
         if not tok.startswith(b":") or current is None:
             continue
@@ -182,8 +205,6 @@ def touched_tests(scratch, base, head):
                         hit = paths[-1]
         if hit is not None:
             result[current].append(hit)
-    blobs.close()
-    return result
 
 
 def load_labels(path, project):
@@ -246,8 +267,11 @@ def main():
         n = len(line) - 1
     if n < 1:
         die("the history has no commit to check after its root")
-    commits = line[:n]  # newest first
     base = line[n]
+    # Every commit the range check judges: the first-parent line and what its merges
+    # bring in (a pull request's own commits), newest first.
+    commits = git(src, "rev-list", f"{base}..{head}").split()
+    merged_in = len(commits) - n
 
     scratch = os.environ.get("HISTORY_SCRATCH") or os.path.join(
         os.environ.get("TMPDIR", "/tmp"), "git-guard-history", name
@@ -300,7 +324,7 @@ def main():
     doc = json.loads(run.stdout)
     version = subprocess.run([guard, "--version"], capture_output=True, text=True).stdout.strip()
 
-    # git-guard reports short ids; map them back to the first-parent line.
+    # git-guard reports short ids; map them back to the commits.
     by_short = {}
     for entry in doc.get("checked", []):
         target = entry.get("target", "")
@@ -322,7 +346,7 @@ def main():
                 kinds_blocking[f["kind"]] += 1
 
     subjects = {}
-    for rec in git(scratch, "log", "--first-parent", "--format=%H%x00%cs%x00%s",
+    for rec in git(scratch, "log", "--format=%H%x00%cs%x00%s",
                    f"{base}..{head}").splitlines():
         sha, date, subject = rec.split("\0", 2)
         subjects[sha] = (date, subject)
@@ -331,7 +355,8 @@ def main():
         return f"{100.0 * a / b:.1f}%" if b else "-"
 
     print(f"repository:             {src}")
-    print(f"range:                  {base[:12]}..{head[:12]} ({rev}, last {n} first-parent commits){note}")
+    print(f"range:                  {base[:12]}..{head[:12]} ({rev}, last {n} first-parent commits"
+          f" and the {merged_in} their merges bring in){note}")
     print(f"git-guard:              {version} ({guard}); policy: {doc.get('policy')}, paths = []")
     print(f"commits checked:        {checked}")
     print(f"commits touching tests: {len(touching)} ({pct(len(touching), checked)} of checked)")

@@ -200,7 +200,15 @@ fn fill(template: &Template, source: &str, binds: &Bindings, swap: bool) -> Stri
                 }
                 out.push_str(l);
             }
-            Piece::Tail => {}
+            // In a target, `, ..` carries the arguments the source's `..` matched.
+            Piece::Tail => {
+                if let Some(&(_, s, e)) = binds.iter().find(|(l, _, _)| *l == b'.')
+                    && s < e
+                {
+                    out.push_str(", ");
+                    out.push_str(&source[s..e]);
+                }
+            }
             Piece::Hole(_) | Piece::Rest => {
                 if out.bytes().last().is_some_and(word) {
                     out.push(' ');

@@ -281,8 +281,7 @@ impl<'a> Model<'a> {
     pub fn check_key(&self, index: usize, rules: &Rules) -> (String, Strength) {
         let check = &self.checks[index];
         let text = if self.language == Language::Go
-            && !self.src.code[check.span.clone()].starts_with("assert")
-            && !self.src.code[check.span.clone()].starts_with("require")
+            && go_reports_failure(&self.src.code[check.span.clone()])
         {
             format!("t.Error({})", self.go_condition(check.span.start))
         } else {
@@ -519,5 +518,23 @@ mod tests {
             roles,
             vec![("testOne", Role::Test), ("testTwo", Role::Helper)]
         );
+    }
+}
+
+/// Whether a Go check only reports a failure (`t.Errorf(…)`, `s.Fail(…)`): what it
+/// checks is the condition of the `if` around it. testify's `assert.X`, `require.X`,
+/// `s.Require().X` and suite methods (`s.Equal(…)`) check their own arguments.
+fn go_reports_failure(text: &str) -> bool {
+    let Some((receiver, rest)) = text.split_once('.') else {
+        return false;
+    };
+    let method = rest.split(['(', ' ', '\t']).next().unwrap_or("");
+    match receiver {
+        "t" | "tb" | "tt" | "b" | "f" | "c" => matches!(
+            method,
+            "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
+        ),
+        "s" => matches!(method, "Fail" | "FailNow" | "Errorf" | "Fatalf"),
+        _ => false,
     }
 }

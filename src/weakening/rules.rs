@@ -295,7 +295,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Go => Patterns {
             defs: r"(?m)^func[ \t]+(?:\([^)]*\)[ \t]*)?\w+",
-            checks: r"\b(?:t|tb|tt|b|f|c|s)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)[ \t]*\(|\b(?:assert|require)\.[A-Z]\w*[ \t]*\(|\bs\.(?:Require|Assert)\(\)\.\w+[ \t]*\(|\b(?:qt|c)\.(?:Assert|Check)[ \t]*\(",
+            checks: r"\b(?:t|tb|tt|b|f|c|s)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)[ \t]*\(|\b(?:assert|require)\.[A-Z]\w*[ \t]*\(|\b\w+\.(?:Require|Assert)\(\)\.\w+[ \t]*\(|\b(?:s|suite|ts)\.(?:Equal|EqualValues|Exactly|NotEqual|Same|NotSame|True|False|Nil|NotNil|NoError|Error|ErrorIs|ErrorAs|ErrorContains|EqualError|Len|Empty|NotEmpty|Zero|NotZero|Contains|NotContains|ElementsMatch|Subset|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|InDelta|InEpsilon|JSONEq|YAMLEq|Regexp|IsType|Implements|Panics|NotPanics|PanicsWithValue|Eventually|Never|Condition|Fail|FailNow|FileExists|DirExists)[ \t]*\(|\b(?:qt|c)\.(?:Assert|Check)[ \t]*\(",
             skips: r"\b(?:t|tb|tt|b|f|s)\.(?:Skip|Skipf|SkipNow)[ \t]*\(|\b(?:\w+\.)?(?:[Ss]kip\w*|Must\w+)[ \t]*\([ \t]*(?:t|tb|b)[ \t]*[,)]|\bos\.Exit[ \t]*\([ \t]*0[ \t]*\)",
             test_heads: r"[^\s\S]",
             equality: r"^assert\.(?:Equal|EqualValues|Exactly|EqualError|JSONEq|YAMLEq|Same|InDelta|InEpsilon|ElementsMatch|Len|Empty|Zero)\(|^t\.Error\(.*(?:[^!=]!=[^=]|DeepEqual|Diff)",
@@ -563,6 +563,14 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     ),
     // Go: testify's require is assert that stops; booleans, nil and length.
     (Language::Go, "require.A", "assert.A"),
+    // testify suites: `s.Require().X(…)`, `s.Assert().X(…)` and `s.X(…)` are
+    // `assert.X(s, …)`; `s.T()` as the first argument is the suite too.
+    (Language::Go, "A.Require().B(..)", "assert.B(A, ..)"),
+    (Language::Go, "A.Assert().B(..)", "assert.B(A, ..)"),
+    (Language::Go, "s.A(..)", "assert.A(s, ..)"),
+    (Language::Go, "suite.A(..)", "assert.A(suite, ..)"),
+    (Language::Go, "ts.A(..)", "assert.A(ts, ..)"),
+    (Language::Go, "assert.A(B.T(), ..)", "assert.A(B, ..)"),
     (
         Language::Go,
         "assert.Equal(T, A, B, ..)",
