@@ -441,6 +441,24 @@ fn declares(code: &[u8], start: usize) -> bool {
     )
 }
 
+/// Whether a Go check only reports a failure (`t.Errorf(…)`, `s.Fail(…)`): what it
+/// checks is the condition of the `if` around it. testify's `assert.X`, `require.X`,
+/// `s.Require().X` and suite methods (`s.Equal(…)`) check their own arguments.
+fn go_reports_failure(text: &str) -> bool {
+    let Some((receiver, rest)) = text.split_once('.') else {
+        return false;
+    };
+    let method = rest.split(['(', ' ', '\t']).next().unwrap_or("");
+    match receiver {
+        "t" | "tb" | "tt" | "b" | "f" | "c" => matches!(
+            method,
+            "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
+        ),
+        "s" => matches!(method, "Fail" | "FailNow" | "Errorf" | "Fatalf"),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,23 +536,5 @@ mod tests {
             roles,
             vec![("testOne", Role::Test), ("testTwo", Role::Helper)]
         );
-    }
-}
-
-/// Whether a Go check only reports a failure (`t.Errorf(…)`, `s.Fail(…)`): what it
-/// checks is the condition of the `if` around it. testify's `assert.X`, `require.X`,
-/// `s.Require().X` and suite methods (`s.Equal(…)`) check their own arguments.
-fn go_reports_failure(text: &str) -> bool {
-    let Some((receiver, rest)) = text.split_once('.') else {
-        return false;
-    };
-    let method = rest.split(['(', ' ', '\t']).next().unwrap_or("");
-    match receiver {
-        "t" | "tb" | "tt" | "b" | "f" | "c" => matches!(
-            method,
-            "Error" | "Errorf" | "Fatal" | "Fatalf" | "Fail" | "FailNow"
-        ),
-        "s" => matches!(method, "Fail" | "FailNow" | "Errorf" | "Fatalf"),
-        _ => false,
     }
 }
