@@ -314,7 +314,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"[^\s\S]",
         },
         Language::Ruby => Patterns {
-            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)\b[ \t]*[('\x22{:\w]?)",
+            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
             checks: r"\bexpect\b[ \t]*[({]|\bis_expected\b|\.should(?:_not)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
             skips: r"(?m)^[ \t]*(?:skip|pending)\b|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)",
             test_heads: r"[^\s\S]",
