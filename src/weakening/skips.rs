@@ -409,16 +409,23 @@ impl Model<'_> {
 }
 
 /// `//go:build` and `// +build` lines before `package`: they keep the file out of
-/// some (or all) builds.
+/// some (or all) builds. Where a `//go:build` line is present the go command ignores
+/// `// +build` lines (gofmt writes the one from the other), so they are not counted.
 fn go_build_constraints(src: &Source) -> Vec<Skip> {
+    let header = |line: &[u8]| !line.trim_ascii().starts_with(b"package ");
+    let modern = src
+        .raw
+        .split(|&b| b == b'\n')
+        .take_while(|l| header(l))
+        .any(|l| l.trim_ascii().starts_with(b"//go:build"));
     let mut out = Vec::new();
     let mut pos = 0;
     for line in src.raw.split(|&b| b == b'\n') {
         let t = line.trim_ascii();
-        if t.starts_with(b"package ") {
+        if !header(t) {
             break;
         }
-        if t.starts_with(b"//go:build") || t.starts_with(b"// +build") {
+        if t.starts_with(b"//go:build") || (!modern && t.starts_with(b"// +build")) {
             let text = String::from_utf8_lossy(t).into_owned();
             let kind = if text.contains("ignore") {
                 SkipKind::Unconditional
