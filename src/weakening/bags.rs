@@ -19,6 +19,57 @@ pub(super) struct Item {
     pub(super) mult: usize,
     /// Whether it is the test's own line (else in a helper: its line is the helper's).
     pub(super) own: bool,
+    /// What it is about (`checks::subjects`), also with a local alias resolved.
+    pub(super) parts: Vec<String>,
+    /// For an exact check: the values it fixes as a whole (`checks::wholes`).
+    pub(super) wholes: Vec<String>,
+    /// In a branch of an if/else chain: (the chain, the branch), see
+    /// `Model::alternative`. Checks of one chain count as the most of any branch.
+    pub(super) alt: Option<(usize, usize)>,
+}
+
+impl Item {
+    /// An item read from its key alone (no receiver, no aliases).
+    pub(super) fn plain(
+        key: String,
+        strength: Strength,
+        line: usize,
+        mult: usize,
+        own: bool,
+    ) -> Item {
+        let no_aliases = HashMap::new();
+        let (parts, wholes) = about(&key, strength, &no_aliases);
+        Item {
+            key,
+            strength,
+            line,
+            mult,
+            own,
+            parts,
+            wholes,
+            alt: None,
+        }
+    }
+}
+
+/// What a check (by its text with the whole receiver) is about and, if exact, the
+/// wholes it fixes; local names resolved through `aliases`.
+fn about(
+    full: &str,
+    strength: Strength,
+    aliases: &HashMap<String, String>,
+) -> (Vec<String>, Vec<String>) {
+    let mut parts: Vec<String> = Vec::new();
+    for s in checks::subjects(full) {
+        parts.push(s.to_string());
+        parts.extend(checks::resolve(s, aliases));
+    }
+    let wholes = if strength == Strength::Equality {
+        checks::wholes(full, aliases)
+    } else {
+        Vec::new()
+    };
+    (parts, wholes)
 }
 
 /// Names that read as a check when called (`assert_valid(…)`, `expectSuccess(…)`).
@@ -59,6 +110,7 @@ fn collect(
     out: &mut Vec<Item>,
 ) {
     let rows = std::cell::OnceCell::new();
+    let aliases = std::cell::OnceCell::new();
     for &c in &unit.checks {
         if depth < 3
             && let Some(helper) = model.check_callee(c).and_then(|name| {
@@ -78,12 +130,17 @@ fn collect(
         } else {
             1
         };
+        let aliases = aliases.get_or_init(|| checks::aliases(&model.src.text(unit.span.clone())));
+        let (parts, wholes) = about(&model.full_key(c, &key, rules), strength, aliases);
         out.push(Item {
             key,
             strength,
             line: model.checks[c].line,
             mult: mult * cases,
             own,
+            parts,
+            wholes,
+            alt: model.alternative(unit, c),
         });
     }
     if depth >= 3 {
@@ -110,13 +167,13 @@ fn collect(
             // A check-like helper from elsewhere: each call counts as a check.
             None if check_like(name) && depth == 0 => {
                 for text in model.call_texts(unit, name) {
-                    out.push(Item {
-                        key: format!("call:{text}"),
-                        strength: Strength::Other,
-                        line: unit.line,
-                        mult: cases,
+                    out.push(Item::plain(
+                        format!("call:{text}"),
+                        Strength::Other,
+                        unit.line,
+                        cases,
                         own,
-                    });
+                    ));
                 }
             }
             None => {}
@@ -146,13 +203,7 @@ pub(super) fn loose_bag(model: &Model, rules: &Rules) -> Vec<Item> {
         .iter()
         .map(|&c| {
             let (key, strength) = model.check_key(c, rules);
-            Item {
-                key,
-                strength,
-                line: model.checks[c].line,
-                mult: 1,
-                own: true,
-            }
+            Item::plain(key, strength, model.checks[c].line, 1, true)
         })
         .collect()
 }

@@ -667,6 +667,280 @@ pub fn covers(whole: &str, lost: &str) -> bool {
             || (lost.starts_with(whole) && lost[whole.len()..].starts_with(['.', '[', '('])))
 }
 
+/// Local names a test assigns once from a plain expression (`params = parse(env)`,
+/// `x := f()`, `const x = a.b`, `Type x = f(y);`, `let x = …;`), with that expression
+/// squeezed: a check of `params["a"]` is a check of `parse(env)["a"]`. A name assigned
+/// twice, with a compound operator or among several targets is left out, and so is an
+/// expression that is more than a chain of names, calls and indexes.
+pub fn aliases(text: &str) -> std::collections::HashMap<String, String> {
+    use std::collections::HashMap;
+    let ident = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    let mut times: HashMap<String, usize> = HashMap::new();
+    let mut value: HashMap<String, String> = HashMap::new();
+    for line in text.lines() {
+        let t = line.trim().trim_end_matches(';').trim_end();
+        let Some(eq) = top_level_assignment(t) else {
+            continue;
+        };
+        // The operator: `=`, `:=`, or compound (`+=`, `||=`, `<<=`).
+        let op_start = t[..eq]
+            .trim_end_matches([
+                '+', '-', '*', '/', '%', '|', '&', '^', '<', '>', '?', ':', '!',
+            ])
+            .len();
+        let op = &t[op_start..eq];
+        let mut lhs = t[..op_start].trim();
+        for word in ["const ", "let ", "var ", "val ", "final ", "mut ", "auto "] {
+            while let Some(rest) = lhs.strip_prefix(word) {
+                lhs = rest.trim_start();
+            }
+        }
+        // `x: Type` (an annotation), else `Type x` (a declaration): the name.
+        let lhs = lhs.split_once(':').map_or(lhs, |(name, _)| name.trim());
+        let mut angle = 0i32;
+        let several = lhs.bytes().any(|b| {
+            match b {
+                b'<' => angle += 1,
+                b'>' => angle -= 1,
+                _ => {}
+            }
+            b == b',' && angle == 0
+        });
+        if several {
+            for name in lhs.split(',').map(str::trim).filter(|n| ident(n)) {
+                *times.entry(name.to_string()).or_default() += 2;
+            }
+            continue;
+        }
+        let name = lhs.rsplit([' ', '\t']).next().unwrap_or("");
+        let typed = lhs.len() > name.len();
+        if !ident(name)
+            || (typed
+                && !lhs[..lhs.len() - name.len()]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b" _.<>[]?,\t".contains(&b)))
+        {
+            continue;
+        }
+        *times.entry(name.to_string()).or_default() += 1;
+        if !matches!(op, "" | ":") {
+            *times.entry(name.to_string()).or_default() += 1; // compound: changed again
+            continue;
+        }
+        let rhs = squeeze(t[eq + 1..].trim());
+        // Not from itself (`x = x.strip`); a member of that name (`a.total`) is not it.
+        let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$');
+        let itself = rhs.match_indices(name).any(|(at, _)| {
+            !rhs[..at].ends_with(|c| word(c) || matches!(c, '.' | ':'))
+                && !rhs[at + name.len()..].starts_with(word)
+        });
+        if chain(&rhs) && !itself {
+            value.insert(name.to_string(), rhs);
+        }
+    }
+    value.retain(|name, _| times.get(name) == Some(&1));
+    value
+}
+
+/// The `=` of a statement that assigns (not `==`, `=>`, `=~`, `<=`, `>=`, `!=`), at the
+/// top level of a line.
+fn top_level_assignment(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut depth = 0i32;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 => {
+                let next = b.get(i + 1).copied();
+                let prev = i.checked_sub(1).map(|p| b[p]);
+                if matches!(next, Some(b'=' | b'>' | b'~')) {
+                    return None;
+                }
+                // `<=`, `>=`, `!=` compare (a compound `<<=`/`>>=` has two).
+                let doubled = i >= 2 && b[i - 2] == b[i - 1];
+                if matches!(prev, Some(b'<' | b'>' | b'!')) && !doubled {
+                    return None;
+                }
+                return Some(i);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a squeezed expression is a plain chain of names, calls and indexes
+/// (`A::B.read(env)["x"]`), with its brackets balanced and nothing else at the top.
+fn chain(text: &str) -> bool {
+    let mut depth = 0i32;
+    let starts =
+        text.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '@'));
+    starts
+        && text.bytes().all(|b| {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+            depth > 0
+                || b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'$' | b'@' | b'.' | b':' | b'?' | b'!' | b')' | b']' | b'}'
+                )
+        })
+        && depth == 0
+        && !text.ends_with(['.', ':'])
+}
+
+/// Whether `name` occurs in `text` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name)
+        .any(|(at, _)| !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word))
+}
+
+/// A subject with its root name replaced by what the test assigned to it
+/// (`params["a"]` → `parse(env)["a"]`); `None` when its root is no such name.
+pub fn resolve(
+    subject: &str,
+    aliases: &std::collections::HashMap<String, String>,
+) -> Option<String> {
+    let end = subject
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(subject.len());
+    let rest = &subject[end..];
+    if !(rest.is_empty() || rest.starts_with(['.', '['])) {
+        return None;
+    }
+    aliases
+        .get(&subject[..end])
+        .map(|value| format!("{value}{rest}"))
+}
+
+/// A whole value without a plain conversion of it (`x.to_h`, `list(x)`): comparing the
+/// converted value exactly still fixes every part of it.
+pub fn unconverted(whole: &str) -> &str {
+    let mut w = whole;
+    loop {
+        let before = w;
+        for suffix in [
+            ".to_h",
+            ".to_a",
+            ".to_hash",
+            ".to_ary",
+            ".to_vec()",
+            ".toList()",
+            ".toArray()",
+            ".ToList()",
+            ".ToArray()",
+        ] {
+            if let Some(inner) = w.strip_suffix(suffix) {
+                w = inner;
+            }
+        }
+        for wrapper in ["list(", "dict(", "tuple(", "Array.from("] {
+            if let Some(inner) = w.strip_prefix(wrapper).and_then(|r| r.strip_suffix(')'))
+                && split_top(inner).len() == 1
+                && balanced(inner)
+            {
+                w = inner;
+            }
+        }
+        if w == before {
+            return w;
+        }
+    }
+}
+
+/// Whether the brackets of a text balance without closing below the top.
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i32;
+    for b in text.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
+}
+
+/// The two sides an exact check compares (`assert a == b`, `assert_equal(b, a)`,
+/// `expect(a).toEqual(b)`), when they can be read.
+pub fn sides(key: &str) -> Option<(&str, &str)> {
+    let subjects = subjects(key);
+    // `assert_equal((x), y)`: an argument in parentheses is the value inside.
+    fn bare(mut s: &str) -> &str {
+        while s.starts_with('(') && s.ends_with(')') && matching_paren(s, s.len() - 1) == Some(0) {
+            s = &s[1..s.len() - 1];
+        }
+        s
+    }
+    match subjects[..] {
+        [a, b] => Some((bare(a), bare(b))),
+        [a] if key.ends_with(')') => {
+            let open = matching_paren(key, key.len() - 1)?;
+            let expected = key[open + 1..key.len() - 1].trim();
+            (!expected.is_empty() && expected != a && !key[..open].ends_with(a))
+                .then_some((bare(a), bare(expected)))
+        }
+        _ => None,
+    }
+}
+
+/// The `(` that the `)` at `close` closes.
+fn matching_paren(text: &str, close: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, &b) in text.as_bytes()[..=close].iter().enumerate().rev() {
+        match b {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (b == b'(').then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The values an exact check fixes as a whole, each with a local alias resolved
+/// through `aliases` and plain conversions dropped: every side compared with something
+/// that is not computed by the same code (a literal, or another value), so that
+/// `x.must_equal x.dup` or `x.to_h.must_equal y.to_h` with `y = x` fixes nothing.
+pub fn wholes(key: &str, aliases: &std::collections::HashMap<String, String>) -> Vec<String> {
+    let Some((a, b)) = sides(key) else {
+        return subjects(key).into_iter().map(String::from).collect();
+    };
+    let plain = |s: &str| -> String {
+        let s = resolve(s, aliases).unwrap_or_else(|| s.to_string());
+        unconverted(&s).to_string()
+    };
+    let (pa, pb) = (plain(a), plain(b));
+    let apart = |x: &str, y: &str| constant(y) || (x != y && !mentions(x, y) && !mentions(y, x));
+    let mut out = Vec::new();
+    for (raw, p, other) in [(a, &pa, &pb), (b, &pb, &pa)] {
+        if !literal(raw) && apart(p, other) {
+            out.push(raw.to_string());
+            if p != raw {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}
+
 /// A check with its literal values (strings, regular expressions, numbers) blanked:
 /// `assert_eq!(parse("a"), 1)` and `assert_eq!(parse("b"), 2)` share a shape.
 pub fn shape(key: &str) -> String {
@@ -1014,6 +1288,45 @@ mod tests {
             subjects(&canonical("assert r.a == 1", &rules)),
             vec!["1", "r.a"]
         );
+    }
+
+    #[test]
+    fn a_local_name_and_a_conversion_read_through_to_the_whole() {
+        let names = aliases(
+            "params = Rack::Multipart.parse_multipart(env)\n\
+             twice = f(x)\ntwice = g(x)\nsum += 1\na, b = pair()\n\
+             const total = invoice.total();\nMap<String, Object> m = load(\"x\");\n\
+             x := compute(y)\nwide = a || b\ns = s.strip\n",
+        );
+        assert_eq!(
+            resolve("params[\"a\"]", &names).as_deref(),
+            Some("Rack::Multipart.parse_multipart(env)[\"a\"]")
+        );
+        assert_eq!(
+            names.get("total").map(String::as_str),
+            Some("invoice.total()")
+        );
+        assert_eq!(names.get("m").map(String::as_str), Some("load(\"x\")"));
+        assert_eq!(names.get("x").map(String::as_str), Some("compute(y)"));
+        for gone in ["twice", "sum", "a", "b", "wide", "s"] {
+            assert!(!names.contains_key(gone), "{gone}");
+        }
+        assert_eq!(unconverted("parse(env).to_h"), "parse(env)");
+        assert_eq!(unconverted("list(f(x))"), "f(x)");
+        assert_eq!(unconverted("f(x).to_s"), "f(x).to_s");
+        let rules = Rules::new(Language::Ruby, None);
+        let exact = canonical("parse(env).to_h.must_equal({\"a\" => 1})", &rules);
+        assert!(wholes(&exact, &names).contains(&"parse(env)".to_string()));
+        // Compared with itself through a name, or with a copy of itself: no whole.
+        let names = aliases("y = parse(env)\n");
+        let same = canonical("parse(env).to_h.must_equal y.to_h", &rules);
+        assert!(
+            wholes(&same, &names).is_empty(),
+            "{:?}",
+            wholes(&same, &names)
+        );
+        let copy = canonical("params.must_equal params.dup", &rules);
+        assert!(wholes(&copy, &names).is_empty());
     }
 
     #[test]

@@ -83,6 +83,10 @@ pub struct Skip {
 pub struct Check {
     /// The text it spans.
     pub span: Range<usize>,
+    /// Where the value a method check is called on starts (`params["a"]` of
+    /// `params["a"].must_equal 1`; the key keeps only its last name): what the check
+    /// is about, for whole-value covers.
+    pub receiver: usize,
     /// Its 0-based line.
     pub line: usize,
 }
@@ -169,7 +173,13 @@ impl<'a> Model<'a> {
             let mut start =
                 m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
-            if code[start] == b'.' {
+            let dot = code[start] == b'.';
+            let receiver = if dot {
+                receiver_start(code, start, last_end)
+            } else {
+                start
+            };
+            if dot {
                 while start > 0
                     && (code[start - 1].is_ascii_alphanumeric() || code[start - 1] == b'_')
                 {
@@ -191,6 +201,7 @@ impl<'a> Model<'a> {
             let end = extent(code, start, m.end(), self.language);
             last_end = end;
             checks.push(Check {
+                receiver: receiver.min(start),
                 span: start..end,
                 line: self.src.line_of(start),
             });
@@ -271,6 +282,151 @@ impl<'a> Model<'a> {
         }
     }
 
+    /// The if/else chain (with an `else`) the check `index` sits in a branch of, as
+    /// (the chain's first block, the branch's block): only one branch runs, so the
+    /// checks of its branches are alternatives (`if windows { … } else { … }`). The
+    /// outermost such chain in the unit. A Go check's own `if got != want {` is its
+    /// condition, not a branch: an `else if` after it is checked on the passing path.
+    pub fn alternative(&self, unit: &Unit, index: usize) -> Option<(usize, usize)> {
+        let check = self.checks.get(index)?;
+        let own_condition = self.language == Language::Go
+            && !self.src.code[check.span.clone()].starts_with("assert")
+            && !self.src.code[check.span.clone()].starts_with("require");
+        if self.language.indented() {
+            return self.alternative_indented(unit, check.line);
+        }
+        let b = self.src.b();
+        let word_at = |at: usize, w: &str| {
+            b[at..].starts_with(w.as_bytes())
+                && !b
+                    .get(at + w.len())
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        };
+        // Where the head of the block opening at `open` starts (`} else if (x) {`).
+        let head = |open: usize| -> usize {
+            let mut i = open;
+            while i > unit.span.start {
+                match b[i - 1] {
+                    b')' | b']' => match matching_open(b, i - 1) {
+                        Some(o) if o >= unit.span.start => i = o,
+                        _ => break,
+                    },
+                    b';' | b'{' | b'}' => break,
+                    _ => i -= 1,
+                }
+            }
+            let mut h = i;
+            while h < open && b[h].is_ascii_whitespace() {
+                h += 1;
+            }
+            h
+        };
+        let mut found = None;
+        let mut at = check.span.start;
+        let mut skip = own_condition;
+        while let Some(open) = self.src.enclosing_brace(at) {
+            if open < unit.span.start {
+                break;
+            }
+            at = open;
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            let h = head(open);
+            let is_else = word_at(h, "else");
+            let is_if = word_at(h, "if");
+            let has_else = is_else || {
+                let mut e = self.src.close_of(open);
+                while e < b.len() && b[e].is_ascii_whitespace() {
+                    e += 1;
+                }
+                e < b.len() && word_at(e, "else")
+            };
+            if !(is_if || is_else) || !has_else {
+                continue;
+            }
+            // Back through the `} else` heads to the chain's first `if` block.
+            let mut first = open;
+            let mut first_head = h;
+            while word_at(first_head, "else") {
+                let mut c = first_head;
+                while c > unit.span.start && b[c - 1].is_ascii_whitespace() {
+                    c -= 1;
+                }
+                match (c > unit.span.start && b[c - 1] == b'}')
+                    .then(|| matching_open(b, c - 1))
+                    .flatten()
+                {
+                    Some(o) if o >= unit.span.start => {
+                        first = o;
+                        first_head = head(o);
+                    }
+                    _ => break,
+                }
+            }
+            if word_at(first_head, "if") {
+                found = Some((first, open));
+            }
+        }
+        found
+    }
+
+    /// [`Model::alternative`] for blocks by indentation (Python's `if`/`elif`/`else:`,
+    /// Ruby's `if`/`elsif`/`else`), by lines.
+    fn alternative_indented(&self, unit: &Unit, line: usize) -> Option<(usize, usize)> {
+        let first_line = self.src.line_of(unit.span.start);
+        let last_line = self.src.line_of(unit.span.end.saturating_sub(1));
+        let starts = |l: usize, words: &[&str]| {
+            let t = self.src.line_text(l).trim_start();
+            words.iter().any(|w| {
+                t.strip_prefix(w)
+                    .is_some_and(|r| r.is_empty() || r.starts_with([' ', ':', '(']))
+            })
+        };
+        const IF: &[&str] = &["if", "unless"];
+        const ELSE: &[&str] = &["else", "elif", "elsif"];
+        let mut found = None;
+        let mut indent = self.src.indent(line)?;
+        for h in (first_line..line).rev() {
+            let Some(i) = self.src.indent(h) else {
+                continue;
+            };
+            if i >= indent {
+                continue;
+            }
+            indent = i;
+            if !(starts(h, IF) || starts(h, ELSE)) {
+                continue;
+            }
+            let has_else = starts(h, ELSE)
+                || (h + 1..=last_line)
+                    .find(|&l| self.src.indent(l).is_some_and(|j| j <= i))
+                    .is_some_and(|l| self.src.indent(l) == Some(i) && starts(l, ELSE));
+            if !has_else {
+                continue;
+            }
+            // Up through the `else`/`elif` lines at this indent to the chain's `if`.
+            let mut first = h;
+            while starts(first, ELSE) {
+                match (first_line..first)
+                    .rev()
+                    .find(|&l| self.src.indent(l).is_some_and(|j| j <= i))
+                {
+                    Some(l)
+                        if self.src.indent(l) == Some(i) && (starts(l, IF) || starts(l, ELSE)) =>
+                    {
+                        first = l
+                    }
+                    _ => break,
+                }
+            }
+            if starts(first, IF) {
+                found = Some((self.src.line_start(first), self.src.line_start(h)));
+            }
+        }
+        found
+    }
+
     /// Rows of the largest table in a unit (a literal list of tuples, structs or
     /// arrays with two or more rows), or 1.
     pub fn rows(&self, unit: &Unit) -> usize {
@@ -307,6 +463,16 @@ impl<'a> Model<'a> {
             return checks::squeeze(header);
         };
         checks::squeeze(cond)
+    }
+
+    /// A check's canonical text with its whole receiver (`params["a"].must_equal 1`,
+    /// where the key has `a` alone … see [`Check::receiver`]): what it is about.
+    pub fn full_key(&self, index: usize, key: &str, rules: &Rules) -> String {
+        let check = &self.checks[index];
+        if check.receiver >= check.span.start {
+            return key.to_string();
+        }
+        checks::canonical(&self.src.text(check.receiver..check.span.end), rules)
     }
 
     /// The function a check calls, when the check is a plain call (`assertValid(x)`).
@@ -400,6 +566,63 @@ impl<'a> Model<'a> {
 
 /// Whether the name at `start` is being declared: the word before it is a type or a
 /// keyword that declares (`void`, `def`, `fn`, `func`, `fun`, a return type).
+/// Where the receiver of a method check at `dot` starts: back over a chain of names,
+/// `.`, `::` and bracketed calls or indexes (`A::B.read(env)["x"]`), not before `floor`.
+fn receiver_start(code: &[u8], dot: usize, floor: usize) -> usize {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut start = dot;
+    // Whether `start` sits on a `.` or `::` (a name or a bracket must come before it).
+    let mut after_dot = true;
+    while start > floor {
+        let prev = code[start - 1];
+        if prev.is_ascii_whitespace() {
+            // A chain continued over lines: `x.\n  y` or `x\n  .y`.
+            let mut q = start - 1;
+            while q > floor && code[q - 1].is_ascii_whitespace() {
+                q -= 1;
+            }
+            let Some(&before) = (q > floor).then(|| &code[q - 1]) else {
+                break;
+            };
+            if !after_dot && before == b'.' {
+                start = q - 1;
+            } else if after_dot && (word(before) || matches!(before, b')' | b']')) {
+                start = q;
+            } else {
+                break;
+            }
+            after_dot = true;
+            continue;
+        }
+        if word(prev) {
+            while start > floor && word(code[start - 1]) {
+                start -= 1;
+            }
+        } else if matches!(prev, b')' | b']') {
+            match matching_open(code, start - 1) {
+                Some(open) if open >= floor => start = open,
+                _ => break,
+            }
+        } else if !after_dot && prev == b'.' {
+            start -= 1;
+            after_dot = true;
+            continue;
+        } else if !after_dot && prev == b':' && start >= floor + 2 && code[start - 2] == b':' {
+            start -= 2;
+            after_dot = true;
+            continue;
+        } else {
+            break;
+        }
+        after_dot = false;
+    }
+    // A chain cannot start with a dot (`foo .must_x` is not read as a receiver).
+    while start < dot && matches!(code[start], b'.' | b':') {
+        start += 1;
+    }
+    start
+}
+
 fn declares(code: &[u8], start: usize) -> bool {
     let line_start = code[..start]
         .iter()
