@@ -251,7 +251,12 @@ impl Appeared {
     /// The checks the change brings in: every check of a new test (`added`), the
     /// checks of a changed test (of `pairs`) it did not have, and checks new outside
     /// any test.
-    pub(super) fn in_change(read: &[File], added: &[At], pairs: &[(At, At)]) -> Appeared {
+    pub(super) fn in_change(
+        read: &[File],
+        added: &[At],
+        pairs: &[(At, At)],
+        merged: &[(Vec<At>, At)],
+    ) -> Appeared {
         let mut appeared = Appeared::default();
         for &(f, u) in added {
             if let Some(model) = &read[f].new {
@@ -272,6 +277,25 @@ impl Appeared {
                     let fresh = !had.contains(&key);
                     appeared.add(key, strength, fresh);
                 }
+            }
+        }
+        // A test several moved into: the checks none of them had.
+        for (olds, n) in merged {
+            let Some(new) = read[n.0].new.as_ref() else {
+                continue;
+            };
+            let had: HashSet<String> = olds
+                .iter()
+                .filter_map(|o| {
+                    let m = read[o.0].old.as_ref()?;
+                    Some(own_keys(Some(m), &m.units[o.1], read[o.0].rules))
+                })
+                .flatten()
+                .collect();
+            for &c in &new.units[n.1].checks {
+                let (key, strength) = new.check_key(c, read[n.0].rules);
+                let fresh = !had.contains(&key);
+                appeared.add(key, strength, fresh);
             }
         }
         // Checks new outside any test (module level, a helper, a class field holding a

@@ -6,8 +6,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::bags::{Appeared, bag_of, distinct_checks, loose_bag};
-use super::compare::{compare_bags, compare_helpers, compare_pair, helpers_changed, shadowing};
-use super::matching::{live_tests, match_across_files, match_by_name};
+use super::compare::{
+    compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed, shadowing,
+};
+use super::matching::{live_tests, match_across_files, match_by_name, match_by_names_left};
 use super::model::{Model, Unit};
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, checks, finding};
 
@@ -64,14 +66,24 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
 
     // Tests missing from one file found in another: by name, then by their checks
     // (the test whose checks hold all of the missing one's, closest first; then by
-    // the checks' shapes: moved, renamed and with values edited).
+    // the checks' shapes: moved, renamed and with values edited); then by the names
+    // that left their file with them (moved and rewritten; several merged into one
+    // are compared together).
+    let mut merged = Vec::new();
     if !removed.is_empty() && read.len() > 1 {
         match_across_files(&read, &mut pairs, &mut removed, &mut added);
+        for (olds, a) in match_by_names_left(&read, &mut removed, &mut added) {
+            if let [o] = olds[..] {
+                pairs.push((o, a));
+            } else {
+                merged.push((olds, a));
+            }
+        }
     }
 
     // Checks that appear in the change (in new tests, or new in changed ones): a
     // check moved out of one test into another, in any file, is not lost.
-    let appeared = Appeared::in_change(&read, &added, &pairs);
+    let appeared = Appeared::in_change(&read, &added, &pairs, &merged);
     let changed_helpers: Vec<bool> = read
         .iter()
         .map(|f| match (&f.old, &f.new) {
@@ -81,6 +93,9 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         .collect();
     for (o, n) in &pairs {
         out.extend(compare_pair(&read, *o, *n, changed_helpers[o.0], &appeared));
+    }
+    for (olds, n) in &merged {
+        out.extend(compare_merged(&read, olds, *n, &appeared));
     }
 
     // What is still missing, file by file.

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use similar::{DiffOp, TextDiff};
 
-use super::bags::{Appeared, Item, bag};
+use super::bags::{Appeared, Item, bag, bag_of};
 use super::checks::{self, Strength};
 use super::model::{Model, Role, SkipKind, Unit};
 use super::{At, File, Finding, FindingKind, finding};
@@ -87,6 +87,56 @@ pub(super) fn compare_pair(
     };
     out.extend(compare_bags(
         nf, &before, &after, lost_line, &nu.name, old, new, elsewhere,
+    ));
+    out
+}
+
+/// Several old tests of one file that became one test of another (moved and merged):
+/// skips compared test by test, checks together.
+pub(super) fn compare_merged(
+    read: &[File],
+    olds: &[At],
+    n: At,
+    elsewhere: &Appeared,
+) -> Vec<Finding> {
+    let nf = &read[n.0];
+    let Some(new) = nf.new.as_ref() else {
+        return Vec::new();
+    };
+    let nu = &new.units[n.1];
+    let Some(&(f, _)) = olds.first() else {
+        return Vec::new();
+    };
+    let of = &read[f];
+    let Some(old) = of.old.as_ref() else {
+        return Vec::new();
+    };
+    let units: Vec<usize> = olds.iter().filter(|o| o.0 == f).map(|o| o.1).collect();
+    let mut out: Vec<Finding> = units
+        .iter()
+        .flat_map(|&u| compare_skips(nf, old, &old.units[u], new, nu))
+        .collect();
+    // Parametrised rows dropped, as in `compare_pair` (plain tests merged into one are
+    // compared by their checks alone).
+    let rows = units.iter().any(|&u| old.units[u].cases > 1);
+    let cases: usize = units.iter().map(|&u| old.units[u].cases).sum();
+    let written: usize = units
+        .iter()
+        .map(|&u| old.units[u].cases * old.units[u].checks.len())
+        .sum();
+    if rows && nu.cases < cases && nu.cases * nu.checks.len() < written {
+        out.push(finding(
+            nf.path,
+            FindingKind::TestRemoved,
+            Some(nu.line),
+            format!("`{}`: {cases} cases before, {} after", nu.name, nu.cases),
+            Some(&nu.name),
+        ));
+    }
+    let before = bag_of(old, &units, of.rules);
+    let after = bag(new, nu, nf.rules);
+    out.extend(compare_bags(
+        nf, &before, &after, nu.line, &nu.name, old, new, elsewhere,
     ));
     out
 }

@@ -1,10 +1,12 @@
 //! Which old test became which new test: by name within a file, then (for tests
-//! missing from one file) by name or by checks in another file of the change.
+//! missing from one file) by name, by checks, or by the names that went with them, in
+//! another file of the change.
 
 use std::collections::{HashMap, HashSet};
 
 use super::bags::own_keys;
-use super::model::{Model, Unit};
+use super::model::{Model, Role, Unit};
+use super::rules::Language;
 use super::{At, File, checks};
 
 /// Tests the runner collects (a test redefined later in its scope does not run).
@@ -175,4 +177,134 @@ pub(super) fn match_across_files(
 /// The unit at `at` on the new side.
 fn new_unit<'m>(read: &'m [File], at: At) -> &'m Unit {
     &read[at.0].new.as_ref().map(|m| &m.units[..]).unwrap_or(&[])[at.1]
+}
+
+/// Pairs tests still missing after `match_across_files` with tests new in another file
+/// that call what left the old file with them: a name the old file imported or
+/// defined as a helper, called in the missing test, gone from its file, and new in the
+/// arrival's file (a test moved and rewritten there: renamed, its checks edited). The
+/// pair is compared as any other. The arrival sharing the most such names is taken,
+/// none on a tie; several missing tests of one file may go to one arrival (merged
+/// there: compared together).
+pub(super) fn match_by_names_left(
+    read: &[File],
+    removed: &mut Vec<At>,
+    added: &mut Vec<At>,
+) -> Vec<(Vec<At>, At)> {
+    // Assertion functions (`expect`, `assertThat`) travel with any test.
+    let mut heads: HashSet<&str> = HashSet::new();
+    for file in read {
+        for m in [file.old.as_ref(), file.new.as_ref()].into_iter().flatten() {
+            heads.extend((0..m.checks.len()).filter_map(|c| m.check_callee(c)));
+        }
+    }
+    // Each arrival: the names it calls (itself or through its file's helpers) that
+    // its file did not have before.
+    let mut before: HashMap<usize, HashSet<&str>> = HashMap::new();
+    let arrivals: Vec<(At, HashSet<&str>)> = added
+        .iter()
+        .filter_map(|&a| {
+            let new = read[a.0].new.as_ref()?;
+            let had = before
+                .entry(a.0)
+                .or_insert_with(|| all_words(read[a.0].old.as_ref()));
+            let unit = &new.units[a.1];
+            let mut calls = body_calls(new, unit);
+            for name in new.calls(unit) {
+                for h in new
+                    .units
+                    .iter()
+                    .filter(|u| u.role != Role::Test && u.leaf == name)
+                {
+                    calls.extend(body_calls(new, h));
+                }
+            }
+            calls.retain(|w| !had.contains(w) && !heads.contains(w));
+            (!calls.is_empty()).then_some((a, calls))
+        })
+        .collect();
+    let mut groups: HashMap<At, Vec<At>> = HashMap::new();
+    let mut still = Vec::new();
+    let mut left_file: HashMap<usize, (HashSet<String>, HashSet<&str>)> = HashMap::new();
+    for &r in removed.iter() {
+        let file = &read[r.0];
+        let Some(old) = file.old.as_ref() else {
+            still.push(r);
+            continue;
+        };
+        let (declared, kept) = left_file.entry(r.0).or_insert_with(|| {
+            (
+                declared(old, file.rules.language),
+                all_words(file.new.as_ref()),
+            )
+        });
+        let mine: HashSet<&str> = body_calls(old, &old.units[r.1])
+            .into_iter()
+            .filter(|w| declared.contains(*w) && !kept.contains(w) && !heads.contains(w))
+            .collect();
+        let mut best: Vec<(usize, At)> = arrivals
+            .iter()
+            .filter(|(a, _)| a.0 != r.0 && groups.get(a).is_none_or(|g| g[0].0 == r.0))
+            .map(|(a, theirs)| (mine.intersection(theirs).count(), *a))
+            .filter(|&(n, _)| n > 0)
+            .collect();
+        best.sort_by_key(|&(n, a)| (std::cmp::Reverse(n), a));
+        match best.as_slice() {
+            [(n, a), rest @ ..] if rest.first().is_none_or(|(m, _)| m < n) => {
+                groups.entry(*a).or_default().push(r);
+            }
+            _ => still.push(r),
+        }
+    }
+    *removed = still;
+    added.retain(|a| !groups.contains_key(a));
+    let mut out: Vec<(Vec<At>, At)> = groups.into_iter().map(|(a, g)| (g, a)).collect();
+    out.sort();
+    out
+}
+
+/// Every identifier in a file's code (none for a missing side).
+fn all_words<'m>(m: Option<&'m Model>) -> HashSet<&'m str> {
+    m.map_or_else(HashSet::new, |m| words(&m.src.code).collect())
+}
+
+/// The names a unit's body calls (not its head: `@Test`, `test(` are any test's).
+fn body_calls<'m>(m: &'m Model, u: &Unit) -> HashSet<&'m str> {
+    let from = m.src.line_end(u.line).clamp(u.span.start, u.span.end);
+    called(&m.src.code[from..u.span.end], m.language).collect()
+}
+
+/// Names a file imports or defines as helpers and hooks.
+fn declared(m: &Model, language: Language) -> HashSet<String> {
+    let mut out: HashSet<String> = m
+        .units
+        .iter()
+        .filter(|u| u.role != Role::Test)
+        .map(|u| u.leaf.clone())
+        .collect();
+    let mut open = false;
+    for line in m.src.code.lines() {
+        let t = line.trim();
+        if open || super::import_line(language, t) {
+            out.extend(words(t).map(String::from));
+            // An import list over several lines (`import {` … `} from`).
+            open = (open || t.ends_with('{') || t.ends_with('(')) && !t.contains(['}', ')']);
+        }
+    }
+    out
+}
+
+/// The names called in code (`name(`; in Ruby, any name).
+fn called(code: &str, language: Language) -> impl Iterator<Item = &str> {
+    let b = code.as_bytes();
+    words(code).filter(move |w| {
+        let end = w.as_ptr() as usize - code.as_ptr() as usize + w.len();
+        language == Language::Ruby || b[end..].iter().find(|&&c| c != b' ') == Some(&b'(')
+    })
+}
+
+/// The identifiers in code.
+fn words(code: &str) -> impl Iterator<Item = &str> {
+    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| w.len() > 1 && !w.starts_with(|c: char| c.is_ascii_digit()))
 }

@@ -3,7 +3,8 @@
 //! Each changed file in a supported language that is test code (by path or by markers
 //! in its content) is read, old and new, as *units* (`model`): tests, the helpers they
 //! call, runner hooks. Tests are matched by name — within the file, then across the
-//! files of the change set, then by their checks — and compared one by one: the skips
+//! files of the change set, then by their checks, then by the imported or helper names
+//! that left a file with a test and arrived with another — and compared one by one: the skips
 //! on and above each test, and its checks as a set of canonical texts (`checks`, with
 //! the per-language table of equivalences in `rules`), counted by strength. A check
 //! moved into a helper the test calls still counts; parametrised cases and table rows

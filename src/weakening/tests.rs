@@ -270,6 +270,103 @@ fn a_moved_test_that_gains_a_skip_is_still_caught() {
     );
 }
 
+/// `test_slug_spaces` leaves `test_text.py` with the import of `slugify`, which
+/// arrives in `test_slug.py` with a test of it under another name, its check rewritten.
+const TEXT: &str = "from app import slugify, title\n\n\ndef test_title():\n    assert title(\"a b\") == \"A B\"\n\n\ndef test_slug_spaces():\n    assert slugify(\"a b\") == \"a-b\"\n    assert slugify(\"\") == \"\"\n";
+const TEXT_AFTER: &str =
+    "from app import title\n\n\ndef test_title():\n    assert title(\"a b\") == \"A B\"\n";
+const SLUG: &str =
+    "from app import render\n\n\ndef test_render():\n    assert render(\"x\") == \"<p>x</p>\"\n";
+
+/// The change: `test_text.py` loses `test_slug_spaces`, `test_slug.py` gains `arrived`.
+fn slug_moved(arrived: &str) -> Vec<String> {
+    let mut store = Store(Default::default());
+    let after = SLUG.replace(
+        "import render\n",
+        &format!("import render, slugify\n\n\n{arrived}"),
+    );
+    let changes = vec![
+        change(
+            &mut store,
+            "tests/test_text.py",
+            Some(TEXT),
+            Some(TEXT_AFTER),
+        ),
+        change(&mut store, "tests/test_slug.py", Some(SLUG), Some(&after)),
+    ];
+    set_findings(&store, &changes)
+}
+
+#[test]
+fn a_test_moved_renamed_and_rewritten_is_found_by_the_import_it_took_along() {
+    // Every separator, checked at once: stricter, and no check of the same shape.
+    let rewritten = "def test_every_separator_becomes_a_dash():\n    got = [slugify(s) for s in [\"a b\", \"a_b\", \"\"]]\n    assert got == [\"a-b\", \"a-b\", \"\"]\n    assert all(g.islower() for g in got)\n";
+    assert_eq!(slug_moved(rewritten), Vec::<String>::new());
+    // Moved and weakened on the way: a check dropped, or loosened, is still found.
+    let dropped = "def test_slugify():\n    assert slugify(\"a  b\") == \"a-b\"\n";
+    assert_eq!(
+        slug_moved(dropped),
+        vec!["assertions-removed tests/test_slug.py:4"]
+    );
+    let loosened = "def test_slugify():\n    assert \"-\" in slugify(\"a b\")\n    assert slugify(\"\") == \"\"\n";
+    assert_eq!(
+        slug_moved(loosened),
+        vec!["assertion-loosened tests/test_slug.py:5"]
+    );
+}
+
+#[test]
+fn a_removed_test_and_an_unrelated_new_test_elsewhere_are_not_a_move() {
+    let removed = vec![
+        "test-removed tests/test_text.py:5",
+        "assertions-removed tests/test_text.py:5",
+    ];
+    // A new test that does not use what the removed test took out of its file.
+    let unrelated = "def test_render_empty():\n    assert render(\"\") == \"\"\n    assert render(\" \") == \"<p> </p>\"\n";
+    assert_eq!(slug_moved(unrelated), removed);
+    // Two new tests that both use it: neither is taken for the removed test.
+    let two = "def test_slug_a():\n    assert slugify(\"a\") == \"a\"\n    assert slugify(\"b\") == \"b\"\n\n\ndef test_slug_b():\n    assert slugify(\"c\") == \"c\"\n    assert slugify(\"d\") == \"d\"\n\n\n";
+    assert_eq!(slug_moved(two), removed);
+}
+
+/// A deleted test file whose two tests share a helper; a new file with the same helper
+/// and one test of both things.
+const MANIFEST: &str = "public class ManifestTest {\n  @Test\n  public void hasImports() throws Exception {\n    Manifest mf = findManifest(\"core\");\n    assertThat(mf.get(\"Import\")).isNotNull();\n  }\n\n  @Test\n  public void importsAreOptional() throws Exception {\n    Manifest mf = findManifest(\"core\");\n    assertThat(mf.get(\"Import\")).contains(\"optional\");\n  }\n\n  private Manifest findManifest(String name) {\n    return Manifests.load(name);\n  }\n}\n";
+
+fn manifest_moved(test: &str) -> Vec<String> {
+    let mut store = Store(Default::default());
+    let new = format!(
+        "public class ManifestIT {{\n  @Test\n  public void version() {{\n    assertThat(Build.VERSION).isEqualTo(\"2\");\n  }}\n\n{test}\n  private Manifest findManifest(String name) {{\n    return Manifests.load(name);\n  }}\n}}\n"
+    );
+    let changes = vec![
+        change(
+            &mut store,
+            "src/test/java/ManifestTest.java",
+            Some(MANIFEST),
+            None,
+        ),
+        change(
+            &mut store,
+            "src/test/java/it/ManifestIT.java",
+            None,
+            Some(&new),
+        ),
+    ];
+    set_findings(&store, &changes)
+}
+
+#[test]
+fn tests_moved_into_one_test_of_another_file_are_compared_together() {
+    let merged = "  @Test\n  public void imports() throws Exception {\n    String imports = findManifest(\"core\").get(\"Import\");\n    assertThat(imports).isEqualTo(\"sun.misc;optional\");\n    assertThat(imports).contains(\"optional\");\n    assertThat(imports).doesNotContain(\"gson\");\n  }\n";
+    assert_eq!(manifest_moved(merged), Vec::<String>::new());
+    // One check for the two tests' two: less than they checked together.
+    let thin = "  @Test\n  public void imports() throws Exception {\n    assertThat(findManifest(\"core\").get(\"Import\")).contains(\"optional\");\n  }\n";
+    assert_eq!(
+        manifest_moved(thin),
+        vec!["assertions-removed src/test/java/it/ManifestIT.java:8"]
+    );
+}
+
 #[test]
 fn findings_name_their_test() {
     let found = analyse(
