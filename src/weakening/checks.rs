@@ -659,6 +659,30 @@ pub fn related(a: &str, b: &str) -> bool {
         .any(|x| sb.iter().any(|y| covers(x, y) || covers(y, x)))
 }
 
+/// Whether two checks look at the same object: a subject of each starts with the same
+/// name (`caplog.text` and `caplog.record_tuples`, `help` and `help.contains(…)`).
+/// Looser than [`related`]: used to see that one exact check replaces several weaker
+/// ones of the same object. Checks whose subject cannot be read are taken as alike.
+pub fn same_root(a: &str, b: &str) -> bool {
+    let roots = |key| -> Vec<&str> {
+        subjects(key)
+            .into_iter()
+            .filter(|s| !literal(s))
+            .map(|s| {
+                let end = s
+                    .find(|c: char| {
+                        !(c.is_alphanumeric() || c == '_' || c == '$' || c == '@' || c == ':')
+                    })
+                    .unwrap_or(s.len());
+                &s[..end]
+            })
+            .filter(|r| !r.is_empty() && !matches!(*r, "self" | "this" | "t" | "s"))
+            .collect()
+    };
+    let (ra, rb) = (roots(a), roots(b));
+    ra.is_empty() || rb.is_empty() || ra.iter().any(|x| rb.contains(x))
+}
+
 /// Whether a check about `lost` is covered by an exact check about `whole`: the same
 /// value, or a part of it (`x.a`, `x[0]`, `x.len()` under `x`).
 pub fn covers(whole: &str, lost: &str) -> bool {

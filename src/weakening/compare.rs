@@ -334,7 +334,19 @@ pub(super) fn compare_bags(
             Some(test),
         ));
     }
-    let stricter = eq_gained > eq_lost;
+    // Fewer, stricter checks (three `contains` → one exact check of the whole output)
+    // pass only when the exact checks gained look at the object the lost checks
+    // looked at: an exact check of another value does not replace them.
+    let eq_gained_related: usize = gained
+        .iter()
+        .filter(|g| g.strength == Strength::Equality)
+        .filter(|g| {
+            lost.iter()
+                .any(|l| l.strength != Strength::Void && checks::same_root(&l.key, &g.key))
+        })
+        .map(|g| g.mult)
+        .sum();
+    let stricter = eq_gained > eq_lost && eq_gained_related > eq_lost;
     if real_lost > real_gained && !stricter && !(loosened && real_lost <= real_gained + void_gained)
     {
         let count = |items: &[Item]| -> usize {

@@ -278,7 +278,7 @@ fn patterns(language: Language) -> Patterns {
             checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!",
             skips: r"#\[ignore\b|#\[cfg_attr[ \t]*\([^\]]*\bignore\b|#!?\[cfg[ \t]*\(|#\[should_panic\b",
             test_heads: r"#\[(?:\w+::)*test\b|#\[rstest\b|#\[test_case\b|#\[quickcheck\b|#\[proptest\b",
-            equality: r"^(?:debug_)?assert_eq!|^prop_assert_eq!|^assert_\w*snapshot!|^assert!\(!?[\w.]*\.is_(?:none|empty)\(\)\)$",
+            equality: r"^(?:debug_)?assert_eq!|^prop_assert_eq!|^assert_\w*snapshot!|^assert_data_eq!|^assert!\(!?[\w.]*\.is_(?:none|empty)\(\)\)$",
             weak: r"^(?:debug_)?assert!|^assert_ne!|^prop_assert!",
             conditional: r"cfg_attr|cfg\((?:not\(|unix|windows|target|feature|all\(|any\(.)",
             inverting: r"should_panic",
