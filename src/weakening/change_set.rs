@@ -6,7 +6,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::bags::{Appeared, bag_of, distinct_checks, loose_bag};
-use super::compare::{compare_bags, compare_helpers, compare_pair, helpers_changed, shadowing};
+use super::compare::{
+    bounds_in_data, compare_bags, compare_helpers, compare_pair, helpers_changed, shadowing,
+};
 use super::matching::{live_tests, match_across_files, match_by_name};
 use super::model::{Model, Unit};
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, checks, finding};
@@ -59,6 +61,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         if let (Some(old), Some(new)) = (&file.old, &file.new) {
             out.extend(compare_helpers(file, old, new));
             out.extend(shadowing(file, old, new));
+            out.extend(bounds_in_data(file, old, new));
         }
     }
 
@@ -149,6 +152,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 old,
                 new,
                 &appeared,
+                None,
             ));
             continue;
         }
@@ -212,7 +216,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                     .next()
                     .unwrap_or(0);
                 out.extend(compare_bags(
-                    file, &before, &after, line, "", old, new, &appeared,
+                    file, &before, &after, line, "", old, new, &appeared, None,
                 ));
             }
         }
