@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use super::bags::{Appeared, bag_of, distinct_checks, loose_bag};
 use super::compare::{
-    compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed, shadowing,
+    bounds_in_data, compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed,
+    shadowing,
 };
 use super::matching::{live_tests, match_across_files, match_by_name, match_by_names_left};
 use super::model::{Model, Unit};
@@ -61,6 +62,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         if let (Some(old), Some(new)) = (&file.old, &file.new) {
             out.extend(compare_helpers(file, old, new));
             out.extend(shadowing(file, old, new));
+            out.extend(bounds_in_data(file, old, new));
         }
     }
 
@@ -164,6 +166,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 old,
                 new,
                 &appeared,
+                None,
             ));
             continue;
         }
@@ -227,7 +230,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                     .next()
                     .unwrap_or(0);
                 out.extend(compare_bags(
-                    file, &before, &after, line, "", old, new, &appeared,
+                    file, &before, &after, line, "", old, new, &appeared, None,
                 ));
             }
         }

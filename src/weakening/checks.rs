@@ -1106,6 +1106,225 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
     }
 }
 
+/// For two bound checks of different subjects: whether `new` widens `old` when the new
+/// subject is computed from the old one in `code` (`const best = Math.min(best,
+/// performance.now() - start)` then `expect(best).toBeLessThan(500)` for
+/// `expect(performance.now() - start).toBeLessThan(100)`): the same quantity, bounded
+/// more loosely.
+pub fn bound_widened_derived(old: &str, new: &str, code: &str) -> bool {
+    let one = |key| -> Option<&str> {
+        match subjects(key)
+            .into_iter()
+            .filter(|s| !literal(s))
+            .collect::<Vec<_>>()[..]
+        {
+            [s] => Some(s),
+            _ => None,
+        }
+    };
+    let (Some(was), Some(now)) = (one(old), one(new)) else {
+        return false;
+    };
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    if was == now || !now.bytes().all(ident) {
+        return false;
+    }
+    // `now = …was…` (or `let now = …`, `now := …`) on one line of the new code.
+    let assigned = code.lines().map(squeeze).any(|line| {
+        line.match_indices(now).any(|(at, _)| {
+            let b = line.as_bytes();
+            let rest = line[at + now.len()..].trim_start_matches(':');
+            !(at > 0 && (ident(b[at - 1]) || b[at - 1] == b'.'))
+                && rest.starts_with('=')
+                && !rest.starts_with("==")
+                && rest[1..].contains(was)
+        })
+    });
+    if !assigned {
+        return false;
+    }
+    // The new check with the old subject in place of the new one.
+    let b = new.as_bytes();
+    let Some(at) = new.match_indices(now).map(|(at, _)| at).find(|&at| {
+        let glued =
+            (at > 0 && ident(b[at - 1])) || b.get(at + now.len()).is_some_and(|&c| ident(c));
+        !glued
+    }) else {
+        return false;
+    };
+    let renamed = format!("{}{was}{}", &new[..at], &new[at + now.len()..]);
+    bound_widened(old, &renamed)
+}
+
+/// For two lines of one shape that differ in one number only: the two numbers, as
+/// written.
+pub fn changed_number<'a>(old: &'a str, new: &'a str) -> Option<(&'a str, &'a str)> {
+    let (a, b) = (numbers(old), numbers(new));
+    if a.len() != b.len() || shape(old) != shape(new) {
+        return None;
+    }
+    let differing: Vec<usize> = (0..a.len())
+        .filter(|&i| old[a[i].0..a[i].1] != new[b[i].0..b[i].1])
+        .collect();
+    let [i] = differing[..] else { return None };
+    Some((&old[a[i].0..a[i].1], &new[b[i].0..b[i].1]))
+}
+
+/// `text` with each whole-word `name` replaced by `by`.
+pub fn replace_word(text: &str, name: &str, by: &str) -> String {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, _) in text.match_indices(name) {
+        if at < last
+            || (at > 0 && ident(b[at - 1]))
+            || b.get(at + name.len()).is_some_and(|&c| ident(c))
+        {
+            continue;
+        }
+        out.push_str(&text[last..at]);
+        out.push_str(by);
+        last = at + name.len();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Whether a check expects an error: `toThrow("…")`, `raises(E)`, `assertThrows(…)`,
+/// `must_raise`, `rejects` (not `not.toThrow()` or `doesNotThrow`).
+pub fn expects_failure(key: &str) -> bool {
+    // The names of the check itself: outside any bracket (`expect`, `toThrow` in
+    // `expect(() => f()).toThrow("…")`; not what its arguments call).
+    let mut depth = 0i32;
+    let mut outer = String::new();
+    for c in key.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ if depth == 0 => outer.push(c),
+            _ => {}
+        }
+    }
+    let outer = outer.to_ascii_lowercase();
+    if outer.contains(".not.") || outer.contains("not_to") || outer.contains("to_not") {
+        return false;
+    }
+    // Go's `t.Error(…)` reports a failure; it does not expect one.
+    let reports = ["t.error", "t.errorf", "t.fatal", "t.fatalf"]
+        .iter()
+        .any(|r| outer.starts_with(r));
+    // Callees, not receivers (`error` in `error.ShouldBeOfType<E>()` is a value).
+    let names = outer
+        .split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.ends_with('.'))
+        .map(|w| w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_')));
+    outer.contains(".rejects.")
+        || names.into_iter().any(|name| {
+            (["raise", "throw", "reject", "panic"]
+                .iter()
+                .any(|w| name.contains(w))
+                || (!reports
+                    && matches!(
+                        name,
+                        "error" | "erroris" | "erroras" | "errorcontains" | "equalerror"
+                    )))
+                && !name.contains("not")
+                && !name.contains("nothing")
+        })
+}
+
+/// The calls a check makes on the code under test: its outermost calls that are not
+/// the check's own (`z.parse(x)` in `expect(() => z.parse(x)).toThrow()`, `w.Hijack()`
+/// in `assert.Panics(t, func() { _, _, err := w.Hijack() })`).
+pub fn actions(key: &str) -> Vec<&str> {
+    let b = key.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let close = |open: usize| -> Option<usize> {
+        let mut depth = 0i32;
+        for (j, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(j);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !ident(b[i]) || (i > 0 && (ident(b[i - 1]) || b[i - 1] == b'.')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = i;
+        let mut head_end = None;
+        let mut called = false;
+        'chain: loop {
+            while j < b.len() && ident(b[j]) {
+                j += 1;
+            }
+            head_end.get_or_insert(j);
+            while j < b.len() && matches!(b[j], b'(' | b'[') {
+                let Some(c) = close(j) else { break 'chain };
+                called |= b[j] == b'(';
+                j = c + 1;
+            }
+            if j + 1 < b.len() && b[j] == b'.' && ident(b[j + 1]) {
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        let head_end = head_end.unwrap_or(j);
+        let head = key[start..head_end].to_ascii_lowercase();
+        let own = [
+            "expect", "assert", "require", "should", "must", "verify", "check",
+        ]
+        .iter()
+        .any(|w| head.starts_with(w))
+            || matches!(
+                head.as_str(),
+                "t" | "tb"
+                    | "b"
+                    | "func"
+                    | "function"
+                    | "lambda"
+                    | "proc"
+                    | "new"
+                    | "await"
+                    | "async"
+                    | "return"
+                    | "pytest"
+                    | "self"
+                    | "this"
+            );
+        if called && !own && j > start {
+            out.push(&key[start..j]);
+            i = j;
+        } else {
+            i = head_end.max(i + 1);
+        }
+    }
+    out
+}
+
+/// Whether a check is made by the compiler: `// @ts-expect-error` on a statement,
+/// `expectTypeOf(…)`, `assertType(…)`.
+pub fn compile_time(key: &str) -> bool {
+    key.starts_with("@ts-expect-error ")
+        || key.starts_with("expectTypeOf(")
+        || key.starts_with("assertType(")
+        || key.starts_with("assertType<")
+}
+
 /// Where the identifier that ends `text` starts (a char boundary: word bytes are ASCII).
 pub(crate) fn trailing_word_start(text: &str) -> usize {
     text.len()
@@ -1489,6 +1708,81 @@ mod tests {
                 "{language:?}: {a} → {b} does not widen"
             );
         }
+    }
+
+    #[test]
+    fn a_bound_moved_onto_a_value_derived_from_its_subject_is_widened() {
+        let rules = Rules::new(Language::JavaScript, None);
+        let old = canonical(
+            "expect(performance.now() - start).toBeLessThan(100)",
+            &rules,
+        );
+        let new = canonical("expect(best).toBeLessThan(500)", &rules);
+        let code = "let best = Infinity;\n  best = Math.min(best, performance.now() - start);\n";
+        assert!(bound_widened_derived(&old, &new, code));
+        // Not derived from it, or not widened.
+        assert!(!bound_widened_derived(
+            &old,
+            &new,
+            "const best = count(xs);\n"
+        ));
+        let tighter = canonical("expect(best).toBeLessThan(50)", &rules);
+        assert!(!bound_widened_derived(&old, &tighter, code));
+        let compared_only = "expect(best == performance.now() - start)";
+        assert!(!bound_widened_derived(&old, &new, compared_only));
+    }
+
+    #[test]
+    fn checks_that_expect_an_error() {
+        let rules = Rules::new(Language::JavaScript, None);
+        let yes = [
+            "expect(() => f(1)).toThrow(\"bad\")",
+            "await expect(p).rejects.toThrow(TypeError)",
+            "assert.throws(() => f())",
+            "pytest.raises(ValueError)",
+            "assert.Panics(t, func() { w.Close() })",
+            "require.ErrorIs(t, err, ErrClosed)",
+            "expect { f }.to raise_error ArgumentError",
+        ];
+        for text in yes {
+            assert!(expects_failure(&canonical(text, &rules)), "{text}");
+        }
+        let no = [
+            "expect(() => f(1)).not.toThrow()",
+            "assert.doesNotThrow(() => f())",
+            "require.NoError(t, err)",
+            "expect(thrown).toBe(true)",
+            "error.ShouldBeOfType<E>()",
+            "t.Error(err != nil)",
+        ];
+        for text in no {
+            assert!(!expects_failure(&canonical(text, &rules)), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_calls_a_check_makes_on_the_code_under_test() {
+        assert_eq!(
+            actions("expect(()=>z.toJSONSchema(z.date())).toThrow(\"x\")"),
+            vec!["z.toJSONSchema(z.date())"]
+        );
+        assert_eq!(
+            actions("assert.Panics(t,func(){_,err:=w.Hijack()\nrequire.NoError(t,err)})"),
+            vec!["w.Hijack()"]
+        );
+        assert!(actions("expect(x).toBe(1)").is_empty());
+    }
+
+    #[test]
+    fn one_number_changed_in_a_line() {
+        assert_eq!(
+            changed_number("\"a\":2830,", "\"a\":2858,"),
+            Some(("2830", "2858"))
+        );
+        assert_eq!(changed_number("\"a\":1,", "\"b\":2,"), Some(("1", "2")));
+        assert_eq!(changed_number("f(1,2)", "f(3,4)"), None);
+        assert_eq!(changed_number("x=1", "y=2"), None);
+        assert_eq!(replace_word("a(limit,limits)", "limit", "3"), "a(3,limits)");
     }
 
     #[test]

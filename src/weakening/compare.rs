@@ -86,7 +86,15 @@ pub(super) fn compare_pair(
         if lost.is_empty() { nu.line } else { at(&lost) }
     };
     out.extend(compare_bags(
-        nf, &before, &after, lost_line, &nu.name, old, new, elsewhere,
+        nf,
+        &before,
+        &after,
+        lost_line,
+        &nu.name,
+        old,
+        new,
+        elsewhere,
+        Some(&new.src.code[nu.span.clone()]),
     ));
     out
 }
@@ -136,7 +144,15 @@ pub(super) fn compare_merged(
     let before = bag_of(old, &units, of.rules);
     let after = bag(new, nu, nf.rules);
     out.extend(compare_bags(
-        nf, &before, &after, nu.line, &nu.name, old, new, elsewhere,
+        nf,
+        &before,
+        &after,
+        nu.line,
+        &nu.name,
+        old,
+        new,
+        elsewhere,
+        Some(&new.src.code[nu.span.clone()]),
     ));
     out
 }
@@ -164,6 +180,7 @@ pub(super) fn compare_bags(
     old: &Model,
     new: &Model,
     elsewhere: &Appeared,
+    code: Option<&str>,
 ) -> Vec<Finding> {
     let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
     let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
@@ -316,6 +333,8 @@ pub(super) fn compare_bags(
                 Some((*l, *g, "the bound lets more through"))
             } else if checks::exception_widened(&l.key, &g.key) {
                 Some((*l, *g, "any exception of the wider type now passes"))
+            } else if code.is_some_and(|c| checks::bound_widened_derived(&l.key, &g.key, c)) {
+                Some((*l, *g, "the same quantity, and the bound lets more through"))
             } else {
                 None
             }
@@ -347,29 +366,77 @@ pub(super) fn compare_bags(
         .map(|g| g.mult)
         .sum();
     let stricter = eq_gained > eq_lost && eq_gained_related > eq_lost;
+    let count = |items: &[Item], of: &dyn Fn(&Item) -> bool| -> usize {
+        let mut seen = HashSet::new();
+        items
+            .iter()
+            .filter(|i| i.strength != Strength::Void && of(i) && seen.insert(i.key.as_str()))
+            .map(|i| i.mult)
+            .sum()
+    };
+    let what = if test.is_empty() {
+        String::new()
+    } else {
+        format!("`{test}`: ")
+    };
+    // Checks of a kind that checks of another kind do not stand for: an expected
+    // error pinned by its message or type (`toThrow("…")`, `raises(ValueError)`) and
+    // a compile-time check (`// @ts-expect-error`). Lost and not rewritten into checks
+    // of their kind, the error paths or type errors they pinned go unchecked, however
+    // many checks of values arrive (a block of error cases replaced by tests of a new
+    // feature, a type error turned into a runtime one).
+    // An expected error whose call is now checked for a value is a behaviour changed
+    // (`assert.Panics(t, func() { w.CloseNotify() })` → `assert.Nil(t,
+    // w.CloseNotify())`); a runtime check does not stand for a compile-time one.
+    let rewritten = |i: &Item| {
+        checks::actions(&i.key)
+            .iter()
+            .any(|a| gained.iter().any(|g| g.key.contains(a)))
+    };
+    type Test<'t> = &'t dyn Fn(&Item) -> bool;
+    let families: [(Test, Test, &str); 2] = [
+        (
+            &|i: &Item| checks::expects_failure(&i.key),
+            &rewritten,
+            "checks of an expected error",
+        ),
+        (
+            &|i: &Item| checks::compile_time(&i.key),
+            &|_: &Item| false,
+            "compile-time checks",
+        ),
+    ];
+    let family_lost = families.iter().find(|(of, moved, _)| {
+        let lost_here: usize = lost
+            .iter()
+            .filter(|i| of(i) && i.strength != Strength::Weak && !moved(i))
+            .map(|i| i.mult)
+            .sum();
+        let gained_here: usize = gained.iter().filter(|i| of(i)).map(|i| i.mult).sum();
+        lost_here > gained_here
+    });
     if real_lost > real_gained && !stricter && !(loosened && real_lost <= real_gained + void_gained)
     {
-        let count = |items: &[Item]| -> usize {
-            let mut seen = HashSet::new();
-            items
-                .iter()
-                .filter(|i| i.strength != Strength::Void && seen.insert(i.key.as_str()))
-                .map(|i| i.mult)
-                .sum()
-        };
-        let what = if test.is_empty() {
-            String::new()
-        } else {
-            format!("`{test}`: ")
-        };
         out.push(finding(
             file.path,
             FindingKind::AssertionsRemoved,
             Some(line),
             format!(
                 "{what}{} checks before, {} after",
-                count(before),
-                count(after)
+                count(before, &|_| true),
+                count(after, &|_| true)
+            ),
+            Some(test),
+        ));
+    } else if let Some((of, _, name)) = family_lost {
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionsRemoved,
+            Some(line),
+            format!(
+                "{what}{} {name} before, {} after",
+                count(before, of),
+                count(after, of)
             ),
             Some(test),
         ));
@@ -513,6 +580,7 @@ pub(super) fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Find
                 old,
                 new,
                 &Appeared::default(),
+                Some(&new.src.code[nu.span.clone()]),
             ));
         }
         out.extend(compare_skips(file, old, ou, new, nu));
@@ -545,4 +613,175 @@ pub(super) fn shadowing(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A number raised in data outside any test that a test's bound check reads: a
+/// constant (`const MAX_MS = 100` → `500` under `expect(took).toBeLessThan(MAX_MS)`)
+/// or a row of a table the test is generated from (`const CEILINGS = { "a": 2830 }` →
+/// `2858` with `for (const [name, ceiling] of Object.entries(CEILINGS)) test(…,
+/// () => expect(size).toBeLessThanOrEqual(ceiling))`): the bound lets more through
+/// though the test's code is the same.
+pub(super) fn bounds_in_data(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let lines = |m: &Model| -> Vec<usize> {
+        // Line starts over `\n` only (as `map_line`): `from_lines` also splits at `\r`.
+        let mut at = 0;
+        m.src
+            .code
+            .split_inclusive('\n')
+            .map(|l| {
+                let s = at;
+                at += l.len();
+                s
+            })
+            .collect()
+    };
+    let a: Vec<&str> = old.src.code.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.src.code.split_inclusive('\n').collect();
+    let starts = lines(new);
+    let mut out = Vec::new();
+    for op in TextDiff::from_slices(&a, &b).ops() {
+        let DiffOp::Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } = *op
+        else {
+            continue;
+        };
+        if old_len != new_len {
+            continue;
+        }
+        for k in 0..old_len {
+            let (was_line, now_line) = (
+                checks::squeeze(a[old_index + k]),
+                checks::squeeze(b[new_index + k]),
+            );
+            let Some((was, now)) = checks::changed_number(&was_line, &now_line) else {
+                continue;
+            };
+            let pos = starts[new_index + k];
+            if new.unit_at(pos).is_some() {
+                continue; // in a test or helper: compared there
+            }
+            let Some(name) = defined_name(&now_line).or_else(|| table_name(new, pos)) else {
+                continue;
+            };
+            if let Some(check) = bound_reading(new, file, &name, was, now) {
+                out.push(finding(
+                    file.path,
+                    FindingKind::AssertionLoosened,
+                    Some(new_index + k),
+                    format!(
+                        "`{was}` → `{now}` in `{name}`, the bound of `{}`: the bound lets more through",
+                        new.src.shown(check)
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The name a line assigns (`const MAX_MS = 100;`, `CEILINGS = {`, `var limits =
+/// map[string]int{`, `static final int MAX = 3;`).
+fn defined_name(line: &str) -> Option<String> {
+    let mut rest = line.trim_start();
+    loop {
+        let word_end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        let word = &rest[..word_end];
+        if word.is_empty() {
+            return None;
+        }
+        let after = rest[word_end..].trim_start();
+        if matches!(
+            word,
+            "export"
+                | "const"
+                | "let"
+                | "var"
+                | "static"
+                | "final"
+                | "private"
+                | "public"
+                | "protected"
+                | "readonly"
+                | "val"
+                | "pub"
+                | "int"
+                | "long"
+                | "double"
+        ) && !after.starts_with('=')
+        {
+            rest = after;
+            continue;
+        }
+        // `NAME = …`, `NAME: Type = …`, `NAME := …` (not `==`).
+        let eq = after.find('=')?;
+        let between = &after[..eq];
+        let ok = (between.trim().is_empty() || between.starts_with(':'))
+            && !after[eq + 1..].starts_with('=')
+            && !between.contains(['(', ';']);
+        return ok.then(|| word.to_string());
+    }
+}
+
+/// The name of the table whose literal holds `pos` (`const CEILINGS = {` … `}`).
+fn table_name(model: &Model, pos: usize) -> Option<String> {
+    let b = model.src.b();
+    let mut depth = 0usize;
+    for i in (0..pos.min(b.len())).rev() {
+        match b[i] {
+            b'}' | b')' | b']' => depth += 1,
+            b'{' | b'(' | b'[' if depth > 0 => depth -= 1,
+            b'{' | b'(' | b'[' => {
+                let line = model.src.line_of(i);
+                let head = &model.src.code[model.src.line_start(line)..i];
+                return defined_name(&checks::squeeze(head));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The line of a test's check whose bound is read from `name` (or from a name bound
+/// with it in the lines that generate the test) and which `was` → `now` widens.
+fn bound_reading(new: &Model, file: &File, name: &str, was: &str, now: &str) -> Option<usize> {
+    let word_in = |text: &str, w: &str| checks::replace_word(text, w, "\u{0}") != text;
+    for (_, unit) in new.tests() {
+        // The test's first line and the three above it (a loop or decorator feeding it).
+        let from = new.src.line_start(unit.line.saturating_sub(3));
+        let to = new.src.line_end(unit.line).min(new.src.raw.len());
+        let header = String::from_utf8_lossy(&new.src.raw[from..to]);
+        for &c in &unit.checks {
+            let (key, _) = new.check_key(c, file.rules);
+            let mut names = vec![name.to_string()];
+            if word_in(&header, name) {
+                names.extend(
+                    key.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+                        .filter(|w| !w.is_empty() && w != &name && word_in(&header, w))
+                        .map(String::from),
+                );
+            }
+            for w in names.iter().filter(|w| word_in(&key, w)) {
+                let (k_was, k_now) = (
+                    checks::replace_word(&key, w, was),
+                    checks::replace_word(&key, w, now),
+                );
+                if checks::bound_widened(&k_was, &k_now) {
+                    // The line of the check that names the bound.
+                    let span = &new.checks[c].span;
+                    let last = new.src.line_of(span.end.saturating_sub(1));
+                    return (new.checks[c].line..=last)
+                        .find(|&l| word_in(new.src.line_text(l), w))
+                        .or(Some(new.checks[c].line));
+                }
+            }
+        }
+    }
+    None
 }

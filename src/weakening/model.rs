@@ -89,7 +89,14 @@ pub struct Check {
     pub receiver: usize,
     /// Its 0-based line.
     pub line: usize,
+    /// A `// @ts-expect-error` above the statement `span`: the statement must not
+    /// type-check (a compile-time check).
+    pub directive: bool,
 }
+
+/// The marker of a compile-time check in TypeScript: the next statement must fail to
+/// type-check, or the compiler fails the suite.
+const EXPECT_ERROR: &str = "@ts-expect-error";
 
 /// One version of a file, read.
 pub struct Model<'a> {
@@ -204,7 +211,12 @@ impl<'a> Model<'a> {
                 receiver: receiver.min(start),
                 span: start..end,
                 line: self.src.line_of(start),
+                directive: false,
             });
+        }
+        if self.language == Language::JavaScript {
+            checks.extend(self.expect_error_directives());
+            checks.sort_by_key(|c| c.span.start);
         }
         for (i, c) in checks.iter().enumerate() {
             match self.unit_at(c.span.start) {
@@ -213,6 +225,35 @@ impl<'a> Model<'a> {
             }
         }
         self.checks = checks;
+    }
+
+    /// `// @ts-expect-error` comments, each as a check spanning the statement after it.
+    fn expect_error_directives(&self) -> Vec<Check> {
+        let (raw, code) = (self.src.raw, self.src.b());
+        let mut out = Vec::new();
+        for at in memchr::memmem::find_iter(raw, EXPECT_ERROR.as_bytes()) {
+            // A comment line of its own (`// @ts-expect-error why`), not a string.
+            let line = self.src.line_of(at);
+            let head = raw[self.src.line_start(line)..at].trim_ascii();
+            if !(matches!(head, b"//" | b"/*") && code[at] == b' ') {
+                continue;
+            }
+            let from = self.src.line_end(line).min(code.len());
+            let Some(skip) = code[from..].iter().position(|b| !b.is_ascii_whitespace()) else {
+                continue;
+            };
+            let start = from + skip;
+            let end = extent(code, start, start, self.language);
+            if end > start {
+                out.push(Check {
+                    span: start..end,
+                    line,
+                    directive: true,
+                    receiver: start,
+                });
+            }
+        }
+        out
     }
 
     /// Whether the check `index` sits inside a loop of its unit.
@@ -444,6 +485,9 @@ impl<'a> Model<'a> {
             self.src.text(check.span.clone())
         };
         let key = checks::canonical(&text, rules);
+        if check.directive {
+            return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
+        }
         let strength = checks::strength(&key, rules);
         (key, strength)
     }
@@ -477,6 +521,9 @@ impl<'a> Model<'a> {
 
     /// The function a check calls, when the check is a plain call (`assertValid(x)`).
     pub fn check_callee(&self, index: usize) -> Option<&str> {
+        if self.checks[index].directive {
+            return None; // the statement is what must fail to compile
+        }
         let span = &self.checks[index].span;
         let text = &self.src.code[span.clone()];
         let end = text.find('(')?;

@@ -347,7 +347,11 @@ impl Model<'_> {
             let body = &self.src.code[unit.span.start..last_pos];
             let Some(found) = memchr::memmem::find_iter(body.as_bytes(), b"return")
                 .map(|i| unit.span.start + i)
-                .find(|&at| self.is_top_level_return(unit, at))
+                // Not one returning the checks (`return run().then(() => { expect(…) })`).
+                .find(|&at| {
+                    self.is_top_level_return(unit, at)
+                        && extent(self.src.b(), at, at + 6, self.language) < last_pos
+                })
             else {
                 continue;
             };
@@ -395,12 +399,34 @@ impl Model<'_> {
                 || (self.language == Language::JavaScript
                     && outer.is_some_and(|o| {
                         o < unit.span.start
-                            || self
+                            || (self
                                 .src
                                 .enclosing_brace(o)
                                 .is_none_or(|oo| oo < unit.span.start)
+                                && !self.opens_function(open))
                     }))
         }
+    }
+
+    /// Whether the block opened at `open` is a function's body (`function (…) {`,
+    /// `(…) => {`, a method `name(…) {`), not a statement's (`if (…) {`, `else {`): a
+    /// `return` in a callback the test passes (`app.set('etag', function () { return
+    /// undefined })`) ends the callback, not the test.
+    fn opens_function(&self, open: usize) -> bool {
+        let b = self.src.b();
+        let before = b[..open].trim_ascii_end();
+        if before.ends_with(b"=>") {
+            return true;
+        }
+        if before.last() != Some(&b')') {
+            return false; // `else {`, `try {`, `do {`
+        }
+        let Some(paren) = super::source::matching_open(b, before.len() - 1) else {
+            return false;
+        };
+        let head = &self.src.code[..paren].trim_end();
+        let name = &head[checks::trailing_word_start(head)..];
+        !matches!(name, "if" | "for" | "while" | "switch" | "catch" | "with")
     }
 
     fn def_pos(&self, unit: &Unit) -> usize {

@@ -263,6 +263,12 @@ pub(super) fn extent(code: &[u8], start: usize, matched: usize, language: Langua
     let statement = language.indented();
     let mut depth = 0i32;
     let mut i = matched.max(start);
+    // Ruby's `expect do … end.to raise_error(E)`: the block is part of the check.
+    if language == Language::Ruby
+        && let Some(end) = ruby_block_end(&code[..limit], start)
+    {
+        i = end;
+    }
     // The matched prefix may have opened brackets.
     for &c in &code[start..i.min(limit)] {
         match c {
@@ -313,6 +319,61 @@ pub(super) fn extent(code: &[u8], start: usize, matched: usize, language: Langua
         i += 1;
     }
     limit
+}
+
+/// For an `expect do` line at `start`: where the block's `end` ends. (Only `expect`:
+/// the block of `assert_raises(E) do` may hold checks of its own.)
+fn ruby_block_end(code: &[u8], start: usize) -> Option<usize> {
+    let eol = memchr::memchr(b'\n', &code[start..]).map_or(code.len(), |e| start + e);
+    let first = code[start..eol].trim_ascii_end();
+    let words: Vec<&[u8]> = first
+        .split(|b| b.is_ascii_whitespace())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words != [b"expect".as_slice(), b"do".as_slice()] {
+        return None;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut depth = 1usize;
+    let mut line_start = true;
+    let mut i = eol;
+    while i < code.len() {
+        let c = code[i];
+        if c == b'\n' {
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if word(c) && (i == 0 || !word(code[i - 1])) {
+            let w_end = i + code[i..].iter().take_while(|&&b| word(b)).count();
+            match &code[i..w_end] {
+                b"do" => depth += 1,
+                b"if" | b"unless" | b"while" | b"until" | b"case" | b"begin" | b"def"
+                | b"class" | b"module"
+                    if line_start =>
+                {
+                    depth += 1
+                }
+                b"end" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(w_end);
+                    }
+                }
+                _ => {}
+            }
+            line_start = false;
+            i = w_end;
+            continue;
+        }
+        line_start = false;
+        i += 1;
+    }
+    None
 }
 
 /// Rows of the largest literal table in `code`: a bracket group of two or more
