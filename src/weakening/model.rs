@@ -10,6 +10,7 @@
 //! checks, and what a check or a unit calls.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::checks::{self, Strength};
 use super::rules::{Language, Rules};
@@ -114,6 +115,9 @@ pub struct Model<'a> {
     pub loose_checks: Vec<usize>,
     /// Skips that govern no test (compared as file-level markers).
     pub file_skips: Vec<usize>,
+    /// Each check's canonical key and strength, computed once: a check is read by
+    /// several passes (pairing, moves, the comparison itself).
+    keys: Vec<OnceLock<(String, Strength)>>,
 }
 
 impl<'a> Model<'a> {
@@ -131,8 +135,10 @@ impl<'a> Model<'a> {
             checks: Vec::new(),
             loose_checks: Vec::new(),
             file_skips: Vec::new(),
+            keys: Vec::new(),
         };
         model.find_checks(rules);
+        model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
         model.find_early_returns();
         model
@@ -476,6 +482,13 @@ impl<'a> Model<'a> {
 
     /// The canonical text of a check, and its strength.
     pub fn check_key(&self, index: usize, rules: &Rules) -> (String, Strength) {
+        match self.keys.get(index) {
+            Some(cell) => cell.get_or_init(|| self.read_key(index, rules)).clone(),
+            None => self.read_key(index, rules),
+        }
+    }
+
+    fn read_key(&self, index: usize, rules: &Rules) -> (String, Strength) {
         let check = &self.checks[index];
         let text = if self.language == Language::Go
             && go_reports_failure(&self.src.code[check.span.clone()])
