@@ -284,7 +284,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"should_panic",
         },
         Language::JavaScript => Patterns {
-            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\([ \t]*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
+            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\(\s*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
             checks: r"\bexpect\b(?:[ \t]*\.[ \t]*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
             skips: r"\b(?:it|test|describe|suite|context|specify)[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf)\b|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\bt[ \t]*\.[ \t]*skip[ \t]*\(|\bthis[ \t]*\.[ \t]*skip[ \t]*\(|\bskip[ \t]*:[ \t]*true\b|\bskip[A-Z]\w*[ \t]*\(",
             test_heads: r"[^\s\S]",
