@@ -297,7 +297,7 @@ fn git_guard_help_finds_the_man_page_after_man_install() {
     let prefix = repo.base().join("prefix");
     std::fs::create_dir_all(prefix.join("bin")).unwrap();
     let exe = prefix.join("bin/git-guard");
-    std::fs::copy(crate::common::GUARD, &exe).unwrap();
+    crate::common::copy_executable(crate::common::GUARD, &exe);
     let path = format!(
         "{}:/usr/local/bin:/usr/bin:/bin",
         prefix.join("bin").display()

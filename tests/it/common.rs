@@ -339,3 +339,21 @@ impl Run {
         format!("{}{}", self.stdout, self.stderr)
     }
 }
+
+/// Copies an executable and waits until it can be run: a test thread forking at the
+/// moment of the copy holds the write descriptor until its child execs, and running the
+/// copy meanwhile fails with "Text file busy" (ETXTBSY, a race of the test harness's
+/// threads, not of git-guard).
+pub fn copy_executable(from: impl AsRef<Path>, to: impl AsRef<Path>) {
+    let to = to.as_ref();
+    std::fs::copy(from, to).unwrap();
+    for _ in 0..200 {
+        match Command::new(to).arg("--version").output() {
+            Err(e) if e.raw_os_error() == Some(26) => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+            _ => return,
+        }
+    }
+    panic!("{} stayed busy", to.display());
+}

@@ -43,7 +43,7 @@ fn stripped_guard() -> &'static str {
         let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("dist/bin");
         std::fs::create_dir_all(&dir).unwrap();
         let binary = dir.join("git-guard");
-        std::fs::copy(GUARD, &binary).unwrap();
+        crate::common::copy_executable(GUARD, &binary);
         let status = Command::new("strip").arg(&binary).status().unwrap();
         assert!(status.success(), "strip failed");
         binary.to_str().unwrap().to_string()
