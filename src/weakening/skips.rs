@@ -340,33 +340,78 @@ impl Model<'_> {
             if unit.role != Role::Test {
                 continue;
             }
+            // A guard skips the test whatever checks it (a helper's may be all it has);
+            // any other return only before the test's last check.
+            let whole = &self.src.code[unit.span.clone()];
+            if let Some(found) = memchr::memmem::find_iter(whole.as_bytes(), b"return")
+                .map(|i| unit.span.start + i)
+                .find(|&at| self.is_guard_return(unit, at))
+            {
+                extra.push((ui, found, SkipKind::Conditional));
+                continue;
+            }
             let Some(&last) = unit.checks.last() else {
                 continue;
             };
             let last_pos = self.checks[last].span.start;
             let body = &self.src.code[unit.span.start..last_pos];
-            let Some(found) = memchr::memmem::find_iter(body.as_bytes(), b"return")
-                .map(|i| unit.span.start + i)
-                // Not one returning the checks (`return run().then(() => { expect(…) })`).
-                .find(|&at| {
-                    self.is_top_level_return(unit, at)
-                        && extent(self.src.b(), at, at + 6, self.language) < last_pos
-                })
-            else {
-                continue;
-            };
-            extra.push((ui, found));
+            let returns =
+                memchr::memmem::find_iter(body.as_bytes(), b"return").map(|i| unit.span.start + i);
+            // Not one returning the checks (`return run().then(() => { expect(…) })`).
+            if let Some(found) = returns.clone().find(|&at| {
+                self.is_top_level_return(unit, at)
+                    && extent(self.src.b(), at, at + 6, self.language) < last_pos
+            }) {
+                extra.push((ui, found, SkipKind::Unconditional));
+            }
         }
-        for (ui, at) in extra {
+        for (ui, at, kind) in extra {
             let index = self.skips.len();
             self.skips.push(Skip {
                 pos: at,
                 line: self.src.line_of(at),
                 text: "return".into(),
-                kind: SkipKind::Unconditional,
+                kind,
             });
             self.units[ui].skips.push(index);
         }
+    }
+
+    /// A guard at the top of a test body that returns and does nothing else
+    /// (`if cfg!(windows) { return; }`, `if testing.Short() { return }`): the test is
+    /// skipped when the condition holds, as with `#[cfg(not(windows))]`. Rust, Go, Java
+    /// and C# only (a JavaScript test body sits in a callback).
+    fn is_guard_return(&self, unit: &Unit, at: usize) -> bool {
+        if !matches!(
+            self.language,
+            Language::Rust | Language::Go | Language::Java | Language::CSharp
+        ) {
+            return false;
+        }
+        let code = &self.src.code;
+        let Some(open) = self.src.enclosing_brace(at) else {
+            return false;
+        };
+        let Some(outer) = self.src.enclosing_brace(open) else {
+            return false;
+        };
+        let outermost = outer >= unit.span.start
+            && self
+                .src
+                .enclosing_brace(outer)
+                .is_none_or(|o| o < unit.span.start);
+        let header_line = self.src.line_of(open);
+        let header = code[self.src.line_start(header_line)..open].trim();
+        let close = self.src.close_of(open);
+        let inside = code
+            .get(open + 1..close)
+            .unwrap_or("")
+            .trim()
+            .trim_end_matches('}')
+            .trim();
+        outermost
+            && (header.starts_with("if ") || header.starts_with("if("))
+            && matches!(inside, "return" | "return;")
     }
 
     fn is_top_level_return(&self, unit: &Unit, at: usize) -> bool {
