@@ -4,7 +4,9 @@
 #   bench/history.sh <git dir> [N]          default N=300
 #
 # Takes the last N first-parent commits of <git dir>'s HEAD (a bare snapshot or a
-# clone; HISTORY_REV=<rev> picks another head), and runs
+# clone; HISTORY_REV=<rev> picks another head) and the commits their merges bring in
+# (every commit the range check judges; a merge counts as touching tests only where
+# its result differs from git's own merge), and runs
 # `git guard check --range <base>..<head> --format json` on them with nothing protected
 # by path (`[protect] paths = []`), so only the analyser's blocking findings block. It
 # prints: commits checked, commits touching test files, commits blocked, findings per
