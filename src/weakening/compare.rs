@@ -8,6 +8,7 @@ use similar::{DiffOp, TextDiff};
 use super::bags::{Appeared, Item, bag, bag_of};
 use super::checks::{self, Strength};
 use super::model::{Model, Role, SkipKind, Unit};
+use super::opaque;
 use super::{At, File, Finding, FindingKind, finding};
 
 /// Compares one old test with the test it became.
@@ -255,6 +256,32 @@ pub(super) fn compare_bags(
                         checks::covers(w, part) && (part != w || i.strength != Strength::Equality)
                     })
                 })
+            })
+            .collect()
+    };
+    // An opaque helper's expectation inverted (`expect_offense(…)` +
+    // `expect_correction(…)` → `expect_no_offenses(…)`): the behaviour the test pins
+    // changed, as with an expected value edited, and the checks of the helper's family
+    // that followed from the old expectation (the correction of an offense) go with it.
+    let inverted: Vec<String> = lost
+        .iter()
+        .filter_map(|l| opaque::callee(&l.key))
+        .filter(|was| {
+            gained
+                .iter()
+                .copied()
+                .chain(more.iter())
+                .filter_map(|g| opaque::callee(&g.key))
+                .any(|now| opaque::inverted(was, now))
+        })
+        .map(opaque::family)
+        .collect();
+    let lost: Vec<&Item> = if inverted.is_empty() {
+        lost
+    } else {
+        lost.into_iter()
+            .filter(|l| {
+                !opaque::callee(&l.key).is_some_and(|c| inverted.contains(&opaque::family(c)))
             })
             .collect()
     };

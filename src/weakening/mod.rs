@@ -24,6 +24,7 @@ mod compare;
 pub mod lexer;
 mod matching;
 pub mod model;
+mod opaque;
 pub mod rules;
 mod skips;
 mod source;

@@ -107,8 +107,20 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
 }
 
 fn ruby_block(src: &Source, line: usize) -> Range<usize> {
-    let text = src.line_text(line);
     let start = src.line_start(line);
+    // A head continued over lines (`it 'a long name ' \` ⏎ `'continued' do`): its
+    // last line says what block follows; the block still ends at the head's indent.
+    let mut last = line;
+    while src.line_text(last).trim_end().ends_with('\\') && last + 1 < src.line_count() {
+        last += 1;
+    }
+    if last > line {
+        let tail = src.line_text(last);
+        if tail.trim_end().ends_with(" do") || tail.contains(" do |") {
+            return src.indent_block(line);
+        }
+    }
+    let text = src.line_text(line);
     // `{ … }` blocks (`it { … }`); a `def` with a `{}` default argument is not one.
     if let Some(open) = text.find('{')
         && !text.trim_end().ends_with(" do")
