@@ -26,6 +26,9 @@ pub(super) struct Item {
     /// In a branch of an if/else chain: (the chain, the branch), see
     /// `Model::alternative`. Checks of one chain count as the most of any branch.
     pub(super) alt: Option<(usize, usize)>,
+    /// How many different calls of the helpers it sits in run it (1 for the test's
+    /// own checks): fewer calls are fewer checks.
+    pub(super) calls: usize,
 }
 
 impl Item {
@@ -48,6 +51,7 @@ impl Item {
             parts,
             wholes,
             alt: None,
+            calls: 1,
         }
     }
 }
@@ -87,12 +91,25 @@ fn check_like(name: &str) -> bool {
         || lower.starts_with("_check")
 }
 
+/// How many checks one check makes: an expected error with its message matched
+/// (`pytest.raises(E, match="…")`, `assertRaisesRegex(E, "…")`) is the type check and
+/// the message check written as one (the `assert "…" in str(info.value)` it replaces).
+fn checks_made(key: &str) -> usize {
+    let message = (key.starts_with("pytest.raises(") || key.starts_with("pytest.warns("))
+        && key.contains(",match=")
+        || key.contains(".assertRaisesRegex(")
+        || key.contains(".assertWarnsRegex(");
+    1 + usize::from(message)
+}
+
 /// The checks of a unit, following the helpers it calls (in its own file, three
 /// levels deep); a call to a check-like helper that cannot be read counts as one check.
 pub(super) fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    collect(model, unit, rules, 0, unit.cases, true, &mut seen, &mut out);
+    collect(
+        model, unit, rules, 0, unit.cases, 1, true, &mut seen, &mut out,
+    );
     out
 }
 
@@ -105,6 +122,7 @@ fn collect(
     rules: &Rules,
     depth: usize,
     cases: usize,
+    calls: usize,
     own: bool,
     seen: &mut HashSet<String>,
     out: &mut Vec<Item>,
@@ -121,7 +139,17 @@ fn collect(
             })
             && seen.insert(helper.leaf.clone())
         {
-            collect(model, helper, rules, depth + 1, cases, false, seen, out);
+            collect(
+                model,
+                helper,
+                rules,
+                depth + 1,
+                cases,
+                calls,
+                false,
+                seen,
+                out,
+            );
             continue;
         }
         let (key, strength) = model.check_key(c, rules);
@@ -129,7 +157,7 @@ fn collect(
             *rows.get_or_init(|| model.rows(unit))
         } else {
             1
-        };
+        } * checks_made(&key);
         let aliases = aliases.get_or_init(|| checks::aliases(&model.src.text(unit.span.clone())));
         let (parts, wholes) = about(&model.full_key(c, &key, rules), strength, aliases);
         out.push(Item {
@@ -141,6 +169,7 @@ fn collect(
             parts,
             wholes,
             alt: model.alternative(unit, c),
+            calls,
         });
     }
     if depth >= 3 {
@@ -162,7 +191,16 @@ fn collect(
                     } else {
                         1
                     };
-                collect(model, h, rules, depth + 1, cases * rows, false, seen, out);
+                // Called with three inputs, a helper's checks run three times: a call
+                // deleted is a check deleted (an identical call repeated is not another).
+                let made = model
+                    .call_texts(unit, name)
+                    .into_iter()
+                    .collect::<HashSet<_>>()
+                    .len()
+                    .max(1);
+                let (cases, calls) = (cases * rows * made, calls * made);
+                collect(model, h, rules, depth + 1, cases, calls, false, seen, out);
             }
             // A check-like helper from elsewhere: each call counts as a check.
             None if check_like(name) && depth == 0 => {

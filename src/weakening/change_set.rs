@@ -10,9 +10,11 @@ use super::compare::{
     bounds_in_data, compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed,
     shadowing,
 };
-use super::matching::{live_tests, match_across_files, match_by_name, match_by_names_left};
-use super::model::{Model, Unit};
-use super::{At, File, Finding, FindingKind, Loaded, RuleSet, checks, finding};
+use super::matching::{
+    body_lines, in_order, live_tests, match_across_files, match_by_name, match_by_names_left,
+};
+use super::model::Model;
+use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
 /// All findings for the files of a change; `extra` are added files, read only to find
 /// the tests moved into them.
@@ -239,25 +241,6 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     dedup(&mut out);
     out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out
-}
-
-/// A unit's source after its first line (its name), spacing squeezed.
-fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
-    let first_line_end = model.src.line_end(model.src.line_of(unit.span.start));
-    let from = first_line_end.clamp(unit.span.start, unit.span.end);
-    model
-        .src
-        .text(from..unit.span.end)
-        .lines()
-        .map(checks::squeeze)
-        .filter(|l| !l.is_empty() && !matches!(l.as_str(), "}" | "})" | "});" | ")" | "end"))
-        .collect()
-}
-
-/// Whether every line of `part` appears in `whole`, in the same order.
-fn in_order(part: &[String], whole: &[String]) -> bool {
-    let mut rest = whole.iter();
-    part.iter().all(|line| rest.any(|w| w == line))
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {

@@ -214,11 +214,29 @@ pub(super) fn compare_bags(
         .iter()
         .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
         .collect();
+    // A helper's checks run once per call: fewer calls of it are fewer checks (fewer
+    // copies of a check written in the test are an exact duplicate removed).
+    let calls = |items: &[Item], key: &str| -> usize {
+        items.iter().filter(|i| i.key == key).map(|i| i.calls).sum()
+    };
+    let mut seen = HashSet::new();
+    let fewer: Vec<Item> = before
+        .iter()
+        .filter(|i| i.calls > 1 && new_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
+        .filter_map(|i| {
+            let (was, now) = (calls(before, &i.key), calls(after, &i.key));
+            (now < was).then(|| Item {
+                mult: was - now,
+                ..i.clone()
+            })
+        })
+        .collect();
     let mut seen = HashSet::new();
     let lost: Vec<&Item> = before
         .iter()
         .filter(|i| !new_keys.contains(i.key.as_str()) && !elsewhere.holds(i, &gained))
         .filter(|i| seen.insert(i.key.as_str()))
+        .chain(fewer.iter())
         .collect();
     // Only as the rewrite of a lost check of the same value and strength: a check
     // replaced by a copy of another one (`assert y == 2` → `assert x == 1`) is lost.
@@ -226,11 +244,15 @@ pub(super) fn compare_bags(
         lost.iter()
             .any(|l| l.strength == m.strength && checks::related(&l.key, &m.key))
     }));
-    // One exact check of a whole value covers lost checks of its parts.
-    let wholes: Vec<&str> = gained
+    // One exact check of a whole value covers lost checks of its parts, and looser
+    // checks of the value itself. Covering a lost exact check of the same value, it is
+    // that check's expectation rewritten and does not count as a check gained as well
+    // (else `f("a") == 1; f("b") == 2` → `f("a") == 3` would net away the deleted check).
+    let wholes: Vec<(usize, &str)> = gained
         .iter()
-        .filter(|i| i.strength == Strength::Equality)
-        .flat_map(|i| checks::subjects(&i.key))
+        .enumerate()
+        .filter(|(_, i)| i.strength == Strength::Equality)
+        .flat_map(|(g, i)| checks::subjects(&i.key).into_iter().map(move |w| (g, w)))
         .collect();
     // So it does read through the test's local names and plain conversions
     // (`params = parse(env); params["a"].must_equal 1` is a part of
@@ -241,14 +263,22 @@ pub(super) fn compare_bags(
         .iter()
         .flat_map(|i| i.wholes.iter().map(String::as_str))
         .collect();
+    let mut rewrites: HashSet<usize> = HashSet::new();
     let lost: Vec<&Item> = if wholes.is_empty() && resolved.is_empty() {
         lost
     } else {
         lost.into_iter()
             .filter(|i| {
-                !checks::subjects(&i.key)
-                    .iter()
-                    .any(|part| wholes.iter().any(|w| checks::covers(w, part)))
+                let mut covered = false;
+                for part in checks::subjects(&i.key) {
+                    for &(g, w) in wholes.iter().filter(|(_, w)| checks::covers(w, part)) {
+                        covered = true;
+                        if part == w && i.strength == Strength::Equality {
+                            rewrites.insert(g);
+                        }
+                    }
+                }
+                !covered
             })
             .filter(|i| {
                 !i.parts.iter().any(|part| {
@@ -259,6 +289,13 @@ pub(super) fn compare_bags(
             })
             .collect()
     };
+    let all_gained = gained.clone();
+    let gained: Vec<&Item> = gained
+        .into_iter()
+        .enumerate()
+        .filter(|(g, _)| !rewrites.contains(g))
+        .map(|(_, i)| i)
+        .collect();
     // An opaque helper's expectation inverted (`expect_offense(…)` +
     // `expect_correction(…)` → `expect_no_offenses(…)`): the behaviour the test pins
     // changed, as with an expected value edited, and the checks of the helper's family
@@ -355,7 +392,7 @@ pub(super) fn compare_bags(
     // The same check with a bound moved to let more through (`< 100` → `< 500`), or
     // expecting any exception instead of one (`raises(ValueError)` → `raises(Exception)`).
     let widened = lost.iter().find_map(|l| {
-        gained.iter().find_map(|g| {
+        all_gained.iter().find_map(|g| {
             if checks::bound_widened(&l.key, &g.key) {
                 Some((*l, *g, "the bound lets more through"))
             } else if checks::exception_widened(&l.key, &g.key) {
@@ -418,7 +455,7 @@ pub(super) fn compare_bags(
     let rewritten = |i: &Item| {
         checks::actions(&i.key)
             .iter()
-            .any(|a| gained.iter().any(|g| g.key.contains(a)))
+            .any(|a| all_gained.iter().any(|g| g.key.contains(a)))
     };
     type Test<'t> = &'t dyn Fn(&Item) -> bool;
     let families: [(Test, Test, &str); 2] = [

@@ -44,6 +44,30 @@ pub(super) fn match_by_name(
     }
     let mut left_new: Vec<usize> = by_name.into_values().flatten().collect();
     left_new.sort_unstable();
+    // A test renamed and its old name given to a new test (`TestPlugin` →
+    // `TestPluginWithSubCommands`, a new `TestPlugin` above it): the old test is the
+    // new one that still runs all of its body, in order, when the test of its name
+    // does not.
+    for (o, n) in pairs.iter_mut() {
+        if left_new.is_empty() {
+            break;
+        }
+        let (ou, nu) = (&old.units[*o], &new.units[*n]);
+        if old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()] {
+            continue;
+        }
+        let mine = body_lines(old, &old.units[*o]);
+        if mine.is_empty() || in_order(&mine, &body_lines(new, &new.units[*n])) {
+            continue;
+        }
+        if let Some(at) = left_new
+            .iter()
+            .position(|&m| in_order(&mine, &body_lines(new, &new.units[m])))
+        {
+            std::mem::swap(n, &mut left_new[at]);
+        }
+    }
+    left_new.sort_unstable();
     // A renamed class or suite: the same leaf name, once on each side.
     let mut still_old = Vec::new();
     for o in left_old {
@@ -307,4 +331,23 @@ fn called(code: &str, language: Language) -> impl Iterator<Item = &str> {
 fn words(code: &str) -> impl Iterator<Item = &str> {
     code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
         .filter(|w| w.len() > 1 && !w.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// A unit's source after its first line (its name), spacing squeezed.
+pub(super) fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
+    let first_line_end = model.src.line_end(model.src.line_of(unit.span.start));
+    let from = first_line_end.clamp(unit.span.start, unit.span.end);
+    model
+        .src
+        .text(from..unit.span.end)
+        .lines()
+        .map(checks::squeeze)
+        .filter(|l| !l.is_empty() && !matches!(l.as_str(), "}" | "})" | "});" | ")" | "end"))
+        .collect()
+}
+
+/// Whether every line of `part` appears in `whole`, in the same order.
+pub(super) fn in_order(part: &[String], whole: &[String]) -> bool {
+    let mut rest = whole.iter();
+    part.iter().all(|line| rest.any(|w| w == line))
 }

@@ -268,7 +268,7 @@ fn patterns(language: Language) -> Patterns {
             checks: r"\bassert\b|\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
             skips: r"@[\w.]*(?:skip|xfail|expectedFailure)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|\bskip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
             test_heads: r"[^\s\S]",
-            equality: r"^assert\b[^=]*[^!<>=]==[^=]|^assert\b.* is None$|^assert\b.*\bis (?:[^n]|n[^o]|no[^t]|not\w)|\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is|Raises\w*)\(",
+            equality: r"^assert\b[^=]*[^!<>=]==[^=]|^assert\b.* is None$|^assert not [\w.]+(?:\([^()]*\))?$|^assert\b.*\bis (?:[^n]|n[^o]|no[^t]|not\w)|\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is|Raises\w*)\(",
             weak: r"^assert\b|\.assert(?:True|False|IsNotNone|IsNone|Greater|GreaterEqual|Less|LessEqual|In|NotIn|NotEqual|NotAlmostEqual|IsNot|IsInstance|Regex)\w*\(",
             conditional: r"skipif|skipIf|skipUnless|importorskip|_if|_unless|_on|_without|\bif\b",
             inverting: r"AssertionError",
