@@ -18,7 +18,8 @@ pub enum FindingKind {
     TestRemoved,
     /// A file moved from a protected path to an unprotected one.
     ProtectedMoved,
-    /// A Maven or Gradle build that skips tests, ignores their failures or excludes some.
+    /// A Maven, Gradle or MSBuild build that skips tests, ignores their failures or
+    /// excludes some, or an MSBuild test project that runs on fewer target frameworks.
     RunnerConfigWeakened,
 }
 

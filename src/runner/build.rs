@@ -1,10 +1,12 @@
-//! Weakened Maven and Gradle builds: lines a change adds that skip the tests, ignore
-//! their failures or exclude some of them, as `runner-config-weakened` findings.
+//! Weakened Maven, Gradle and MSBuild builds: lines a change adds that skip the tests,
+//! ignore their failures or exclude some of them, and MSBuild test projects that run on
+//! fewer target frameworks, as `runner-config-weakened` findings.
 
 use std::collections::BTreeMap;
 
 use regex::Regex;
 
+use super::msbuild;
 use crate::changes::{Blobs, Change};
 use crate::finding::{Finding, FindingKind};
 
@@ -17,6 +19,8 @@ pub(super) enum Build {
     MavenConfig,
     /// `build.gradle`, `build.gradle.kts`.
     Gradle,
+    /// `*.csproj`, `*.fsproj`, `*.vbproj` (only test projects are judged).
+    DotNet,
 }
 
 impl Build {
@@ -26,7 +30,16 @@ impl Build {
             b"pom.xml" => Some(Build::Maven),
             b"build.gradle" | b"build.gradle.kts" => Some(Build::Gradle),
             b"maven.config" if path.ends_with(b".mvn/maven.config") => Some(Build::MavenConfig),
+            _ if msbuild::is_project_path(path) => Some(Build::DotNet),
             _ => None,
+        }
+    }
+
+    /// What a finding says the file is: "the build", or "the test project".
+    fn subject(self) -> &'static str {
+        match self {
+            Build::DotNet => "the test project",
+            _ => "the build",
         }
     }
 }
@@ -45,6 +58,7 @@ fn build_rules(build: Build) -> &'static [BuildRule] {
     use std::sync::OnceLock;
     static MAVEN: OnceLock<Vec<BuildRule>> = OnceLock::new();
     static GRADLE: OnceLock<Vec<BuildRule>> = OnceLock::new();
+    static MSBUILD: OnceLock<Vec<BuildRule>> = OnceLock::new();
     let rule = |pattern: &str, in_test_block_only, what| BuildRule {
         pattern: Regex::new(pattern).expect("build rule"),
         in_test_block_only,
@@ -106,11 +120,51 @@ fn build_rules(build: Build) -> &'static [BuildRule] {
                 rule(r"\bonlyIf\b", true, "makes the test task conditional"),
             ]
         }),
+        // Only test projects are read (`build_findings`), so every line of one counts.
+        // Documented switches that stop tests running or failing: `dotnet test` runs
+        // only projects whose `IsTestProject` is true; `VSTestTestCaseFilter` is what
+        // `dotnet test --filter` sets; `TestingPlatformCommandLineArguments` is passed
+        // to every Microsoft.Testing.Platform run; `<Compile Remove>` of a file named as
+        // tests takes it out of the build, like a surefire `<exclude>` (other removals,
+        // such as a generated `TestMessages.Designer.cs` linked twice, are not).
+        Build::DotNet => MSBUILD.get_or_init(|| {
+            vec![
+                rule(
+                    r"(?i)<IsTestProject\b[^>]*>\s*false\s*<",
+                    false,
+                    "sets `IsTestProject` to false (`dotnet test` skips it)",
+                ),
+                rule(
+                    r"(?i)<VSTestTestCaseFilter\b[^>]*>\s*[^<\s]",
+                    false,
+                    "filters the tests that run",
+                ),
+                rule(
+                    r"(?i)<TestingPlatformCommandLineArguments\b[^>]*>[^<]*--(treenode-)?filter",
+                    false,
+                    "filters the tests that run",
+                ),
+                rule(
+                    r"(?i)<TestingPlatformCommandLineArguments\b[^>]*>[^<]*--ignore-exit-code",
+                    false,
+                    "ignores test run exit codes",
+                ),
+                rule(
+                    r#"(?i:<Compile\b[^>]*\bRemove\s*=\s*")[^"]*(Tests?|Specs?)\.(?i:cs|fs|vb)\b"#,
+                    false,
+                    "removes test files from its build",
+                ),
+            ]
+        }),
     }
 }
 
-/// `runner-config-weakened` findings (not yet marked blocking) for every Maven or
-/// Gradle build file a change adds such a line to.
+/// `runner-config-weakened` findings (not yet marked blocking) for every Maven, Gradle
+/// or MSBuild test project file a change adds such a line to, and every MSBuild test
+/// project a change makes run on fewer target frameworks.
+///
+/// A project file is a test project when either side is one (`msbuild::is_test_project`),
+/// so dropping the test package in the same change does not hide the rest of it.
 pub fn build_findings(changes: &[Change], blobs: &dyn Blobs) -> Vec<Finding> {
     let mut findings = Vec::new();
     for change in changes {
@@ -131,18 +185,50 @@ pub fn build_findings(changes: &[Change], blobs: &dyn Blobs) -> Vec<Finding> {
             .and_then(|id| blobs.blob(id))
             .unwrap_or_default();
         let (old, new) = (String::from_utf8_lossy(&old), String::from_utf8_lossy(&new));
-        for (line, what, text) in weakening_lines(build, &old, &new) {
+        let old_path = change.old_path.as_deref().unwrap_or(new_path);
+        let hits = file_hits(build, old_path, new_path, &old, &new);
+        for (line, what, text) in hits {
             findings.push(Finding {
                 kind: FindingKind::RunnerConfigWeakened,
                 path: new_path.to_vec(),
                 line: Some(line),
-                detail: format!("the build {what}: `{text}`"),
+                detail: format!("{} {what}: `{text}`", build.subject()),
                 blocking: false,
                 test: None,
             });
         }
     }
     findings
+}
+
+/// Every weakening `new` makes to one build file (line, what, text), in line order;
+/// nothing for an MSBuild project that is not a test project on either side.
+pub(super) fn file_hits(
+    build: Build,
+    old_path: &[u8],
+    new_path: &[u8],
+    old: &str,
+    new: &str,
+) -> Vec<(u32, String, String)> {
+    let mut hits: Vec<(u32, String, String)> = Vec::new();
+    if build == Build::DotNet {
+        let (old_xml, new_xml) = (blank_xml_comments(old), blank_xml_comments(new));
+        if !msbuild::is_test_project(old_path, &old_xml)
+            && !msbuild::is_test_project(new_path, &new_xml)
+        {
+            return hits;
+        }
+        if let Some(n) = msbuild::narrowed(&old_xml, &new_xml) {
+            hits.push((n.line, n.what, n.text));
+        }
+    }
+    hits.extend(
+        weakening_lines(build, old, new)
+            .into_iter()
+            .map(|(line, what, text)| (line, what.to_string(), text)),
+    );
+    hits.sort_by_key(|(line, _, _)| *line);
+    hits
 }
 
 /// A hit: the rule's description and the normalised line text, at a 1-based line.
@@ -170,13 +256,13 @@ pub(super) fn weakening_lines(build: Build, old: &str, new: &str) -> Vec<Hit> {
 /// Every line of `text` some rule matches (one hit per line, the first rule).
 fn hits(build: Build, text: &str) -> Vec<Hit> {
     let blanked = match build {
-        Build::Maven => blank_xml_comments(text),
+        Build::Maven | Build::DotNet => blank_xml_comments(text),
         Build::MavenConfig => text.to_string(),
         Build::Gradle => blank_code(text),
     };
     let in_test = match build {
         Build::Maven => surefire_ranges(&blanked),
-        Build::MavenConfig => vec![(0, blanked.len())],
+        Build::MavenConfig | Build::DotNet => vec![(0, blanked.len())],
         Build::Gradle => gradle_test_ranges(&blanked),
     };
     let inside = |at: usize| in_test.iter().any(|(s, e)| (*s..*e).contains(&at));

@@ -10,10 +10,12 @@
 //!   (`[[bin]]`) it applies to every element (elements are told apart by their `name`
 //!   when they have one, else by position). A side that cannot be read or parsed makes
 //!   the whole file protected (fail closed).
-//! - **Weakened Maven and Gradle builds** ([`build_findings`]): lines a change adds to
-//!   `pom.xml`, `.mvn/maven.config`, `build.gradle` or `build.gradle.kts` that skip the
-//!   tests, ignore their failures or exclude some of them, as `runner-config-weakened`
-//!   findings with line numbers.
+//! - **Weakened Maven, Gradle and MSBuild builds** ([`build_findings`]): lines a change
+//!   adds to `pom.xml`, `.mvn/maven.config`, `build.gradle`, `build.gradle.kts` or an
+//!   MSBuild test project (`*.csproj`, `*.fsproj`, `*.vbproj`) that skip the tests,
+//!   ignore their failures or exclude some of them, and test projects that run on fewer
+//!   target frameworks (`msbuild`), as `runner-config-weakened` findings with line
+//!   numbers.
 
 use std::collections::BTreeMap;
 
@@ -316,6 +318,7 @@ fn from_json(value: &serde_json::Value) -> Node {
 
 mod build;
 pub mod ini;
+mod msbuild;
 
 pub use build::build_findings;
 

@@ -1,6 +1,7 @@
 //! Runner configuration (issue 15): `[protect.keys]` inside pyproject.toml, setup.cfg,
 //! package.json and Cargo.toml; the default paths for runner files, testdata and every
-//! common CI system; `runner-config-weakened` for Maven and Gradle builds.
+//! common CI system; `runner-config-weakened` for Maven and Gradle builds and MSBuild
+//! test projects.
 
 use crate::common::{Run, TestRepo};
 
@@ -422,6 +423,114 @@ fn gradle_test_exclude_is_runner_config_weakened_and_a_bump_passes() {
     );
     run.expect(1);
     assert_eq!(v["checked"][0]["findings"][0]["line"], 3, "{v:#}");
+}
+
+/// An xUnit test project beside its library (`src/Invoice.Tests/`, outside the default
+/// protected paths), on three target frameworks.
+const TESTS_CSPROJ: &str = "\u{feff}<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFrameworks>net6.0;net7.0;net8.0</TargetFrameworks>\n    <IsPackable>false</IsPackable>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageReference Include=\"Microsoft.NET.Test.Sdk\" Version=\"17.11.1\" />\n    <PackageReference Include=\"xunit\" Version=\"2.9.2\" />\n    <PackageReference Include=\"xunit.runner.visualstudio\" Version=\"2.8.2\" />\n  </ItemGroup>\n  <ItemGroup>\n    <ProjectReference Include=\"..\\Invoice\\Invoice.csproj\" />\n  </ItemGroup>\n</Project>\n";
+
+const TESTS_CSPROJ_PATH: &str = "src/Invoice.Tests/Invoice.Tests.csproj";
+
+/// The `(kind, line, blocking, detail)` of each finding of the one checked target.
+fn findings_of(v: &serde_json::Value) -> Vec<(String, u64, bool, String)> {
+    v["checked"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                f["line"].as_u64().unwrap(),
+                f["blocking"].as_bool().unwrap(),
+                f["detail"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn csproj_test_project_on_fewer_frameworks_is_runner_config_weakened_with_the_line() {
+    // FluentValidation 0f215b685a71's shape: the list becomes one framework.
+    let repo = TestRepo::with_history();
+    let after = TESTS_CSPROJ.replace(
+        "<TargetFrameworks>net6.0;net7.0;net8.0</TargetFrameworks>",
+        "<TargetFramework>net8.0</TargetFramework>",
+    );
+    let (run, v) = check_edit(&repo, TESTS_CSPROJ_PATH, TESTS_CSPROJ, &after);
+    run.expect(1);
+    assert_eq!(v["checked"][0]["verdict"], "needs-approval", "{v:#}");
+    assert_eq!(
+        findings_of(&v),
+        vec![(
+            "runner-config-weakened".to_string(),
+            3,
+            true,
+            "the test project targets fewer frameworks (net6.0;net7.0;net8.0 → net8.0): \
+             `<TargetFramework>net8.0</TargetFramework>`"
+                .to_string()
+        )],
+        "{v:#}"
+    );
+    let text = repo.guard(&["check"]);
+    text.expect(1);
+    assert!(
+        text.stdout
+            .contains("runner-config-weakened src/Invoice.Tests/Invoice.Tests.csproj:3"),
+        "{}",
+        text.stdout
+    );
+    // Polly 475b7ba6's shape: net472 kept only under a Windows condition.
+    let repo = TestRepo::with_history();
+    let before = TESTS_CSPROJ.replace("net6.0;net7.0;net8.0", "net8.0;net472");
+    let after = TESTS_CSPROJ.replace(
+        "<TargetFrameworks>net6.0;net7.0;net8.0</TargetFrameworks>",
+        "<TargetFrameworks>net8.0</TargetFrameworks>\n    <TargetFrameworks Condition=\"$([MSBuild]::IsOSPlatform('Windows'))\">$(TargetFrameworks);net472</TargetFrameworks>",
+    );
+    let (run, v) = check_edit(&repo, TESTS_CSPROJ_PATH, &before, &after);
+    run.expect(1);
+    let found = findings_of(&v);
+    assert_eq!(found.len(), 1, "{v:#}");
+    assert_eq!(found[0].1, 3, "{v:#}");
+    assert!(found[0].3.contains("where no condition holds"), "{v:#}");
+}
+
+#[test]
+fn csproj_is_test_project_false_and_a_test_filter_are_runner_config_weakened() {
+    let repo = TestRepo::with_history();
+    let after = TESTS_CSPROJ.replace(
+        "    <IsPackable>false</IsPackable>\n",
+        "    <IsPackable>false</IsPackable>\n    <IsTestProject>false</IsTestProject>\n    <VSTestTestCaseFilter>Category!=Rates</VSTestTestCaseFilter>\n",
+    );
+    let (run, v) = check_edit(&repo, TESTS_CSPROJ_PATH, TESTS_CSPROJ, &after);
+    run.expect(1);
+    let found = findings_of(&v);
+    assert_eq!(
+        found.iter().map(|f| (f.1, f.2)).collect::<Vec<_>>(),
+        vec![(5, true), (6, true)],
+        "{v:#}"
+    );
+    assert!(
+        found.iter().all(|f| f.0 == "runner-config-weakened"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn csproj_framework_bump_package_bump_and_a_library_dropping_frameworks_pass() {
+    // The same number of frameworks, newer: every test still runs as often.
+    let after = TESTS_CSPROJ.replace("net6.0;net7.0;net8.0", "net8.0;net9.0;net10.0");
+    assert_passes(TESTS_CSPROJ_PATH, TESTS_CSPROJ, &after);
+    let after = TESTS_CSPROJ
+        .replace("17.11.1", "17.12.0")
+        .replace("net6.0;net7.0;net8.0", "net6.0;net7.0;net8.0;net9.0");
+    assert_passes(TESTS_CSPROJ_PATH, TESTS_CSPROJ, &after);
+    // A library (not a test project) may drop frameworks.
+    let library = "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFrameworks>net6.0;net7.0;net8.0</TargetFrameworks>\n  </PropertyGroup>\n</Project>\n";
+    assert_passes(
+        "src/Invoice/Invoice.csproj",
+        library,
+        &library.replace("net6.0;net7.0;", ""),
+    );
 }
 
 #[test]
