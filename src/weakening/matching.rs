@@ -92,6 +92,15 @@ pub(super) fn match_by_name(
     (pairs, still_old, left_new)
 }
 
+/// Whether one qualified test name is the other under one more enclosing suite.
+fn nested(a: &str, b: &str) -> bool {
+    let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+    short.contains(" > ")
+        && long
+            .strip_suffix(short)
+            .is_some_and(|head| head.ends_with(" > "))
+}
+
 /// Pairs tests missing from one file with tests new in another file of the change
 /// (moved there), taking each pair out of `removed` and `added` into `pairs`.
 pub(super) fn match_across_files(
@@ -101,29 +110,36 @@ pub(super) fn match_across_files(
     added: &mut Vec<At>,
 ) {
     let mut taken: HashSet<At> = HashSet::new();
-    let mut still = Vec::new();
-    for &r in removed.iter() {
-        let Some(ru) = read[r.0].old.as_ref().map(|m| &m.units[r.1]) else {
-            continue;
-        };
-        let candidate = added
-            .iter()
-            .filter(|a| a.0 != r.0 && !taken.contains(a))
-            .find(|a| new_unit(read, **a).name == ru.name)
-            .or_else(|| {
-                added
-                    .iter()
-                    .filter(|a| a.0 != r.0 && !taken.contains(a))
-                    .find(|a| new_unit(read, **a).leaf == ru.leaf)
-            })
-            .copied();
-        match candidate {
-            Some(a) => {
-                taken.insert(a);
-                pairs.push((r, a));
+    // By the same qualified name; then as a test class nested into another one, or
+    // taken out of it (`Samples > Throwing > fails` ↔ `Throwing > fails`); then by the
+    // test's own name. Each rule is tried on every test before the next, so a looser
+    // rule never takes a test a stricter one pairs.
+    type Same = fn(&Unit, &Unit) -> bool;
+    let rules: [Same; 3] = [
+        |n, o| n.name == o.name,
+        |n, o| nested(&n.name, &o.name),
+        |n, o| n.leaf == o.leaf,
+    ];
+    let mut still: Vec<At> = removed.clone();
+    for same in rules {
+        still.retain(|&r| {
+            let Some(ru) = read[r.0].old.as_ref().map(|m| &m.units[r.1]) else {
+                return false;
+            };
+            let candidate = added
+                .iter()
+                .filter(|a| a.0 != r.0 && !taken.contains(a))
+                .find(|a| same(new_unit(read, **a), ru))
+                .copied();
+            match candidate {
+                Some(a) => {
+                    taken.insert(a);
+                    pairs.push((r, a));
+                    false
+                }
+                None => true,
             }
-            None => still.push(r),
-        }
+        });
     }
     let keys_of = |at: At, old_side: bool| -> HashSet<String> {
         let file = &read[at.0];

@@ -465,3 +465,52 @@ mod strengthening {
         assert!(!is_strengthening(&c, &Config::default(), &store));
     }
 }
+
+/// Sample test classes nested in a test, moved into a class of samples in another file:
+/// `Throwing > fails` became `Samples > Throwing > fails` (and `Retired > fails`, first
+/// in the file, was removed: it must not take the place of a moved one).
+fn samples_extracted(moved_body: &str) -> Vec<String> {
+    let mut store = Store(Default::default());
+    let old = "public class TracesTest {\n    @Test\n    public void trimsFrames() {\n        assertEquals(2, run(Throwing.class).frames());\n    }\n\n    public static class Retired {\n        @Test\n        public void fails() {\n            throw new IllegalStateException();\n        }\n    }\n\n    public static class Throwing {\n        @Test\n        public void fails() {\n            throw new RuntimeException(\"boom\");\n        }\n    }\n\n    public static class ThrowingWithCause {\n        @Test\n        public void fails() {\n            throw new RuntimeException(\"outer\", new Exception(\"inner\"));\n        }\n    }\n}\n";
+    let new = "public class TracesTest {\n    @Test\n    public void trimsFrames() {\n        assertEquals(2, run(Samples.Throwing.class).frames());\n    }\n}\n";
+    let samples = format!(
+        "public class Samples {{\n    public static class Throwing {{\n        @Test\n        public void fails() {{\n            throw new RuntimeException(\"boom\");\n        }}\n    }}\n\n    public static class ThrowingWithCause {{\n{moved_body}    }}\n}}\n"
+    );
+    let changes = vec![
+        change(
+            &mut store,
+            "src/test/java/a/TracesTest.java",
+            Some(old),
+            Some(new),
+        ),
+        change(
+            &mut store,
+            "src/test/java/b/Samples.java",
+            None,
+            Some(&samples),
+        ),
+    ];
+    let config = Config::default();
+    let policy = Policy::new(&config.protect.paths).unwrap();
+    findings(&changes, &policy, &config, &store)
+        .iter()
+        .map(|f| format!("{} {}", f.label(), f.detail))
+        .collect()
+}
+
+#[test]
+fn test_classes_nested_into_another_file_are_moved_not_removed() {
+    let fails = "        @Test\n        public void fails() {\n            throw new RuntimeException(\"outer\", new Exception(\"inner\"));\n        }\n";
+    assert_eq!(
+        samples_extracted(fails),
+        vec!["test-removed src/test/java/a/TracesTest.java:4 `Retired > fails` removed"]
+    );
+    let ignored = "        @Ignore\n        @Test\n        public void fails() {\n            throw new RuntimeException(\"outer\", new Exception(\"inner\"));\n        }\n";
+    assert_eq!(
+        samples_extracted(ignored),
+        vec![
+            "test-removed src/test/java/a/TracesTest.java:4 `Retired > fails` removed",
+            "skip-added src/test/java/b/Samples.java:10 `@Ignore` added"
+        ]
+    );
+}
