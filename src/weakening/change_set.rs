@@ -114,11 +114,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         let Some(old) = &file.old else { continue };
         // A duplicate removed loses nothing: the same body under another name, or one
         // whose every statement another test still in the file runs, in the same order
-        // (a test that does all it did and more).
+        // (a test that does all it did and more); or ran before the change (a test
+        // still in the file, whose own changes are compared on their own).
         if let Some(new) = &file.new {
+            let still_there = pairs
+                .iter()
+                .filter(|(o, n)| o.0 == fi && n.0 == fi)
+                .map(|(o, _)| body_lines(old, &old.units[o.1]));
             let kept: Vec<Vec<String>> = live_tests(new)
                 .filter(|&u| !new.units[u].checks.is_empty())
                 .map(|u| body_lines(new, &new.units[u]))
+                .chain(still_there)
                 .collect();
             gone.retain(|&u| {
                 let mine = body_lines(old, &old.units[u]);
