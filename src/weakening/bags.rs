@@ -308,7 +308,10 @@ impl Appeared {
                 continue;
             };
             let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
-            if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()] {
+            let (or, nr) = (read[o.0].rules, read[n.0].rules);
+            if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()]
+                || old.comment_keys(ou.span.clone(), or) != new.comment_keys(nu.span.clone(), nr)
+            {
                 let had = own_keys(Some(old), ou, read[o.0].rules);
                 for &c in &nu.checks {
                     let (key, strength) = new.check_key(c, read[n.0].rules);

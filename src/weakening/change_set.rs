@@ -41,8 +41,10 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     for (fi, file) in read.iter().enumerate() {
         if let (Some(old), Some(new)) = (&file.old, &file.new)
             && old.src.code == new.src.code
+            && old.comment_keys(0..old.src.code.len(), file.rules)
+                == new.comment_keys(0..new.src.code.len(), file.rules)
         {
-            continue; // only comments or strings changed
+            continue; // only comments or strings changed, and no check among them
         }
         let old_tests: Vec<usize> = file
             .old
@@ -114,11 +116,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         let Some(old) = &file.old else { continue };
         // A duplicate removed loses nothing: the same body under another name, or one
         // whose every statement another test still in the file runs, in the same order
-        // (a test that does all it did and more).
+        // (a test that does all it did and more); or ran before the change (a test
+        // still in the file, whose own changes are compared on their own).
         if let Some(new) = &file.new {
+            let still_there = pairs
+                .iter()
+                .filter(|(o, n)| o.0 == fi && n.0 == fi)
+                .map(|(o, _)| body_lines(old, &old.units[o.1]));
             let kept: Vec<Vec<String>> = live_tests(new)
                 .filter(|&u| !new.units[u].checks.is_empty())
                 .map(|u| body_lines(new, &new.units[u]))
+                .chain(still_there)
                 .collect();
             gone.retain(|&u| {
                 let mine = body_lines(old, &old.units[u]);

@@ -598,7 +598,7 @@ fn compared(text: &str) -> Vec<&str> {
 
 /// Whether a subject is a literal (a number, string, collection or constant): two
 /// checks naming the same literal are not thereby about the same value.
-fn literal(subject: &str) -> bool {
+pub fn literal(subject: &str) -> bool {
     subject.is_empty()
         || subject
             .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '"' | '\'' | '-' | '[' | '{'))

@@ -43,7 +43,9 @@ pub(super) fn compare_pair(
         ));
     }
     // The same code, the same helpers: nothing more to compare.
-    let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()];
+    let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()]
+        && old.comment_keys(ou.span.clone(), of.rules)
+            == new.comment_keys(nu.span.clone(), nf.rules);
     if same_code && o.0 == n.0 && !helpers_changed {
         return out;
     }

@@ -13,10 +13,11 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use super::checks::{self, Strength};
+use super::rules::{GO_PRINTS, GO_TEXT_CONVERSIONS};
 use super::rules::{Language, Rules};
 pub use super::source::Source;
 use super::source::{at_line_start, extent, matching_open, rows_in};
-use super::units::find_units;
+use super::units::{example_body, find_units, go_example_output};
 
 /// What a unit is to the runner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,9 +91,21 @@ pub struct Check {
     pub receiver: usize,
     /// Its 0-based line.
     pub line: usize,
+    /// What makes it a check.
+    pub kind: CheckKind,
+}
+
+/// What makes a check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckKind {
+    /// A call (`assert_eq!(…)`, `expect(…)`, Go's `t.Errorf` under its `if`).
+    Call,
     /// A `// @ts-expect-error` above the statement `span`: the statement must not
     /// type-check (a compile-time check).
-    pub directive: bool,
+    ExpectError,
+    /// A Go example's output comment (`span`): what the example prints must be its
+    /// text, or `go test` fails.
+    ExampleOutput,
 }
 
 /// The marker of a compile-time check in TypeScript: the next statement must fail to
@@ -118,6 +131,8 @@ pub struct Model<'a> {
     /// Each check's canonical key and strength, computed once: a check is read by
     /// several passes (pairing, moves, the comparison itself).
     keys: Vec<OnceLock<(String, Strength)>>,
+    /// Whether any check is read from a comment (see [`Model::comment_keys`]).
+    comment_checks: bool,
 }
 
 impl<'a> Model<'a> {
@@ -136,6 +151,7 @@ impl<'a> Model<'a> {
             loose_checks: Vec::new(),
             file_skips: Vec::new(),
             keys: Vec::new(),
+            comment_checks: false,
         };
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
@@ -217,11 +233,18 @@ impl<'a> Model<'a> {
                 receiver: receiver.min(start),
                 span: start..end,
                 line: self.src.line_of(start),
-                directive: false,
+                kind: CheckKind::Call,
             });
         }
+        let read = checks.len();
         if self.language == Language::JavaScript {
             checks.extend(self.expect_error_directives());
+        }
+        if self.language == Language::Go {
+            checks.extend(self.example_outputs());
+        }
+        if checks.len() > read {
+            self.comment_checks = true;
             checks.sort_by_key(|c| c.span.start);
         }
         for (i, c) in checks.iter().enumerate() {
@@ -254,10 +277,123 @@ impl<'a> Model<'a> {
                 out.push(Check {
                     span: start..end,
                     line,
-                    directive: true,
+                    kind: CheckKind::ExpectError,
                     receiver: start,
                 });
             }
+        }
+        out
+    }
+
+    /// The keys of the checks read from comments in `span` (`// @ts-expect-error`, a Go
+    /// example's output), which the blanked code does not show: the same code with one
+    /// of these changed is still a change to the tests.
+    pub fn comment_keys(&self, span: Range<usize>, rules: &Rules) -> Vec<String> {
+        if !self.comment_checks {
+            return Vec::new();
+        }
+        let first = self.checks.partition_point(|c| c.span.start < span.start);
+        self.checks[first..]
+            .iter()
+            .enumerate()
+            .take_while(|(_, c)| c.span.start < span.end)
+            .filter(|(_, c)| c.kind != CheckKind::Call)
+            .map(|(i, _)| self.check_key(first + i, rules).0)
+            .collect()
+    }
+
+    /// The output comments of the Go examples that are tests (those with one), each as
+    /// a check spanning the comment.
+    fn example_outputs(&self) -> Vec<Check> {
+        self.units
+            .iter()
+            .filter(|u| u.role == Role::Test && u.leaf.starts_with("Example"))
+            .filter_map(|u| go_example_output(&self.src, example_body(&self.src, u.span.end)?))
+            .map(|out| Check {
+                receiver: out.span.start,
+                line: self.src.line_of(out.span.start),
+                span: out.span,
+                kind: CheckKind::ExampleOutput,
+            })
+            .collect()
+    }
+
+    /// The canonical text of a Go example's output check: `Output(v…, "text")`, with
+    /// the values the example prints (`fmt.Println(v)`, through text conversions such
+    /// as `strings.TrimSpace(v)`; what it is about, for whole-value covers) and the text
+    /// expected (so that an edited output is an expectation changed).
+    fn example_output_key(&self, check: &Check) -> String {
+        let unit = self.unit_at(check.span.start).map(|u| &self.units[u]);
+        let out = unit
+            .and_then(|u| example_body(&self.src, u.span.end))
+            .and_then(|body| go_example_output(&self.src, body));
+        let Some(out) = out else {
+            return String::new();
+        };
+        let mut key = String::from(if out.unordered {
+            "UnorderedOutput("
+        } else {
+            "Output("
+        });
+        for value in unit.map(|u| self.printed_values(u)).unwrap_or_default() {
+            key.push_str(&value);
+            key.push_str(", ");
+        }
+        key.push('"');
+        // Escaped but for plain characters, so that no operator, bracket, comma or
+        // word in the text reads as a part of the check.
+        for ch in out.text.chars() {
+            if !ch.is_ascii() || ch.is_ascii_alphanumeric() || "_.:/+*-%#@".contains(ch) {
+                key.push(ch);
+            } else {
+                key.push_str(&format!("\\x{:02x}", ch as u32));
+            }
+        }
+        key.push_str("\")");
+        key
+    }
+
+    /// The values a Go unit prints to standard output (`fmt.Println(a, b)`,
+    /// `fmt.Fprintf(os.Stdout, "%v", c)`), squeezed, without literals; a value printed
+    /// through a text conversion (`strings.TrimSpace(out)`) as the value converted.
+    fn printed_values(&self, unit: &Unit) -> Vec<String> {
+        let code = &self.src.code;
+        let mut out: Vec<String> = Vec::new();
+        let mut from = unit.span.start;
+        while let Some(at) = code
+            .get(from..unit.span.end)
+            .and_then(|rest| rest.find("fmt."))
+            .map(|i| i + from)
+        {
+            from = at + 4;
+            if at > 0 && {
+                let b = code.as_bytes()[at - 1];
+                b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+            } {
+                continue;
+            }
+            let name_end = at + ident_len(&code[at + 4..]) + 4;
+            let Some(&(_, to_writer)) = GO_PRINTS.iter().find(|(p, _)| *p == &code[at..name_end])
+            else {
+                continue;
+            };
+            if code.as_bytes().get(name_end) != Some(&b'(') {
+                continue;
+            }
+            let close = self.src.close_of(name_end);
+            let inner = name_end + 1..close.saturating_sub(1).max(name_end + 1);
+            let args = checks::squeeze(&self.src.text(inner));
+            let mut args = checks::split_top(&args).into_iter();
+            if to_writer && args.next() != Some("os.Stdout") {
+                continue;
+            }
+            for arg in args {
+                let value = converted(arg);
+                if !checks::literal(value) && !out.iter().any(|v| v == value) {
+                    out.push(value.to_string());
+                }
+            }
+            from = close.max(from);
         }
         out
     }
@@ -490,6 +626,9 @@ impl<'a> Model<'a> {
 
     fn read_key(&self, index: usize, rules: &Rules) -> (String, Strength) {
         let check = &self.checks[index];
+        if check.kind == CheckKind::ExampleOutput {
+            return (self.example_output_key(check), Strength::Equality);
+        }
         let text = if self.language == Language::Go
             && go_reports_failure(&self.src.code[check.span.clone()])
         {
@@ -498,7 +637,7 @@ impl<'a> Model<'a> {
             self.src.text(check.span.clone())
         };
         let key = checks::canonical(&text, rules);
-        if check.directive {
+        if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
         let strength = checks::strength(&key, rules);
@@ -534,8 +673,8 @@ impl<'a> Model<'a> {
 
     /// The function a check calls, when the check is a plain call (`assertValid(x)`).
     pub fn check_callee(&self, index: usize) -> Option<&str> {
-        if self.checks[index].directive {
-            return None; // the statement is what must fail to compile
+        if self.checks[index].kind != CheckKind::Call {
+            return None; // a comment: the statement must fail to compile, the output match
         }
         let span = &self.checks[index].span;
         let text = &self.src.code[span.clone()];
@@ -724,6 +863,30 @@ fn declares(code: &[u8], start: usize) -> bool {
     )
 }
 
+/// The length of the identifier at the start of `text`.
+fn ident_len(text: &str) -> usize {
+    text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len())
+}
+
+/// A printed Go value through its text conversions (`strings.TrimSpace(out)` → `out`):
+/// the conversion's only argument that is not a literal.
+fn converted(mut value: &str) -> &str {
+    while let Some(open) = value.find('(')
+        && value.ends_with(')')
+        && GO_TEXT_CONVERSIONS.contains(&&value[..open])
+        && matching_open(value.as_bytes(), value.len() - 1) == Some(open)
+    {
+        let args = checks::split_top(&value[open + 1..value.len() - 1]);
+        let mut values = args.into_iter().filter(|a| !checks::literal(a));
+        match (values.next(), values.next()) {
+            (Some(inner), None) => value = inner,
+            _ => break,
+        }
+    }
+    value
+}
+
 /// Whether a Go check only reports a failure (`t.Errorf(…)`, `s.Fail(…)`): what it
 /// checks is the condition of the `if` around it. testify's `assert.X`, `require.X`,
 /// `s.Require().X` and suite methods (`s.Equal(…)`) check their own arguments.
@@ -819,5 +982,104 @@ mod tests {
             roles,
             vec![("testOne", Role::Test), ("testTwo", Role::Helper)]
         );
+    }
+
+    #[test]
+    fn go_examples_with_output_are_tests() {
+        let (units, _) = model(
+            Language::Go,
+            concat!(
+                "package p\n\n",
+                "func ExampleSlug() {\n\tfmt.Println(Slug(\"A b\"))\n\t// Output: a-b\n}\n\n",
+                "func Example_unordered() {\n\tf()\n\t// Unordered output:\n\t// b\n\t// a\n}\n\n",
+                "func ExampleNoOutput() {\n\tfmt.Println(Slug(\"A\"))\n}\n\n",
+                "func Examplelower() {\n\t// Output: x\n}\n\n",
+                "func ExampleParams(x int) {\n\t// Output: x\n}\n\n",
+                "func (s S) ExampleMethod() {\n\t// Output: x\n}\n\n",
+                "func ExampleNotLast() {\n\tf()\n\t// Output: x\n\n\t// a note\n}\n\n",
+                "func ExampleNotFirst() {\n\tf()\n\t// Prints:\n\t// Output: x\n}\n\n",
+                "func ExampleTrailing() {\n\tfmt.Println(1) // Output: 1\n}\n\n",
+                "func ExampleBlock() {\n\tf()\n\t/*\n\tOutput:\n\tx\n\t*/\n}\n\n",
+                "func ExampleInString() {\n\tf(`\n// Output: x\n`)\n}\n",
+            ),
+        );
+        let tests: Vec<(&str, usize)> = units
+            .iter()
+            .filter(|u| u.1 == Role::Test)
+            .map(|u| (u.0.as_str(), u.3))
+            .collect();
+        assert_eq!(
+            tests,
+            vec![
+                ("ExampleSlug", 1),
+                ("Example_unordered", 1),
+                ("ExampleTrailing", 1),
+                ("ExampleBlock", 1)
+            ]
+        );
+    }
+
+    /// The key of the only check of the only test of a Go file.
+    fn example_key(text: &str) -> (String, Strength) {
+        let rules = Rules::new(Language::Go, None);
+        let m = Model::new(text.as_bytes(), &rules);
+        let (_, unit) = m.tests().next().expect("a test");
+        assert_eq!(unit.checks.len(), 1, "{:?}", unit.checks);
+        m.check_key(unit.checks[0], &rules)
+    }
+
+    #[test]
+    fn a_go_example_output_is_one_exact_check_of_what_it_prints() {
+        let example =
+            |body: &str| example_key(&format!("package p\n\nfunc ExampleF() {{\n{body}}}\n"));
+        let (key, strength) = example(
+            "\tgot, _ := Render(x)\n\tfmt.Printf(\"%s\\n\", strings.Replace(got, \"\\t\", \" \", -1))\n\tfmt.Println(n, \"done\")\n\t// Output:\n\t// a == b, (c)\n\t// done\n",
+        );
+        assert_eq!(strength, Strength::Equality);
+        assert_eq!(
+            key,
+            r#"Output(got, n, "a\x20\x3d\x3d\x20b\x2c\x20\x28c\x29\x0adone")"#
+        );
+        // What it checks is about `got`: a lost exact check of it is covered.
+        let subjects = checks::subjects(&key);
+        assert_eq!(subjects.len(), 3, "{subjects:?}");
+        assert!(checks::covers(subjects[0], "got"));
+        // Space around the text and at line ends is not compared by `go test`.
+        assert_eq!(
+            example("\tfmt.Println(F())\n\t// Output:   \n\t// x  \n\t//\n").0,
+            example("\tfmt.Println(F())\n\t// Output: x\n").0
+        );
+        // An edited output is another expectation.
+        assert_ne!(
+            example("\tfmt.Println(F())\n\t// Output: x\n").0,
+            example("\tfmt.Println(F())\n\t// Output: y\n").0
+        );
+        // Unordered: the order of the lines is not compared.
+        assert_eq!(
+            example("\tF()\n\t// Unordered output:\n\t// b\n\t// a\n").0,
+            example("\tF()\n\t// unordered output:\n\t// a\n\t// b\n").0
+        );
+        assert_ne!(
+            example("\tF()\n\t// Output:\n\t// b\n\t// a\n").0,
+            example("\tF()\n\t// Unordered output:\n\t// b\n\t// a\n").0
+        );
+        // Printed elsewhere than standard output: not what the output checks.
+        assert_eq!(
+            example("\tfmt.Fprintln(os.Stderr, x)\n\tfmt.Fprintln(os.Stdout, y)\n\t// Output: y\n")
+                .0,
+            r#"Output(y, "y")"#
+        );
+    }
+
+    #[test]
+    fn a_go_example_cut_anywhere_never_panics() {
+        let rules = Rules::new(Language::Go, None);
+        let text = "package p\n\nfunc ExampleF() {\n\tout, _ := F(`a\n// Output: no`)\n\tfmt.Fprintf(os.Stdout, \"%s\", strings.TrimSpace(out)) // x\n\t/* note */ // Output:\n\t// a é\n}\n";
+        for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let m = Model::new(&text.as_bytes()[..cut], &rules);
+            for c in 0..m.checks.len() {
+                m.check_key(c, &rules);
+            }
+        }
     }
 }

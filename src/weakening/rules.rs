@@ -865,6 +865,36 @@ pub const SYMMETRIC: &[(Language, &str)] = &[
     (Language::CSharp, "Assert.Equal(A, B)"),
 ];
 
+/// Go calls that print to standard output, which a Go example's `// Output:` comment
+/// checks; with `true`, the call prints to its first argument and counts only when that
+/// is `os.Stdout`.
+pub const GO_PRINTS: &[(&str, bool)] = &[
+    ("fmt.Print", false),
+    ("fmt.Println", false),
+    ("fmt.Printf", false),
+    ("fmt.Fprint", true),
+    ("fmt.Fprintln", true),
+    ("fmt.Fprintf", true),
+];
+
+/// Go calls that turn one value (their only argument that is not a literal) into the
+/// text printed: an example's output that prints `strings.TrimSpace(out)` fixes `out`,
+/// up to the spaces trimmed or the characters replaced.
+pub const GO_TEXT_CONVERSIONS: &[&str] = &[
+    "string",
+    "strings.Replace",
+    "strings.ReplaceAll",
+    "strings.TrimSpace",
+    "strings.TrimSuffix",
+    "strings.TrimPrefix",
+    "strings.TrimRight",
+    "strings.TrimLeft",
+    "strings.Trim",
+    "fmt.Sprint",
+    "fmt.Sprintln",
+    "fmt.Sprintf",
+];
+
 /// One side of an equivalence: literal text and holes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {

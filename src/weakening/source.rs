@@ -123,6 +123,39 @@ impl<'a> Source<'a> {
         self.strings.get(i).filter(|s| s.start == pos).cloned()
     }
 
+    /// The `//` and `/* */` comments that start in `r`, in order, each from its marker
+    /// to its end (a line comment without its newline): read where a comment is a check
+    /// (a Go example's `// Output:`).
+    pub(super) fn comments_in(&self, r: Range<usize>) -> Vec<Range<usize>> {
+        let (raw, code) = (self.raw, self.b());
+        let end = r.end.min(code.len());
+        let mut s = self.strings.partition_point(|x| x.end <= r.start);
+        let mut out = Vec::new();
+        let mut i = r.start;
+        while let Some(at) = memchr::memchr(b'/', &raw[i.min(end)..end]).map(|p| p + i) {
+            i = at + 1;
+            let next = raw.get(at + 1).copied();
+            // Blanked and outside any literal: a comment opens here.
+            if code[at] != b' ' || !matches!(next, Some(b'/' | b'*')) {
+                continue;
+            }
+            while self.strings.get(s).is_some_and(|x| x.end <= at) {
+                s += 1;
+            }
+            if self.strings.get(s).is_some_and(|x| x.start <= at) {
+                continue;
+            }
+            let close = if next == Some(b'/') {
+                memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |n| at + n)
+            } else {
+                memchr::memmem::find(&raw[at + 2..], b"*/").map_or(raw.len(), |n| at + n + 4)
+            };
+            out.push(at..close);
+            i = close;
+        }
+        out
+    }
+
     /// The end (exclusive) of the bracket group opening at `open`.
     pub(super) fn close_of(&self, open: usize) -> usize {
         let b = self.b();

@@ -5,7 +5,9 @@ use super::{head_start, ident_after, new_unit, qualify};
 use crate::weakening::checks::trailing_word_start;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
-use crate::weakening::source::{Source, at_line_start, extent, list_len, rows_in};
+use std::ops::Range;
+
+use crate::weakening::source::{Source, at_line_start, extent, list_len, matching_open, rows_in};
 
 /// The units of a Rust, Go, Java or C# file.
 pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
@@ -25,6 +27,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         let trimmed = text.trim_start();
         let at = m.start() + (text.len() - trimmed.len());
         let line = src.line_of(at);
+        let mut example_shape = false;
         let (name, name_at) = match language {
             Language::Rust if trimmed.starts_with("fn") => {
                 let name = ident_after(code, at + 2);
@@ -76,13 +79,22 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             Language::Go => {
                 let after = trimmed.trim_start_matches("func").trim_start();
                 let after_at = at + (trimmed.len() - after.len());
-                let name_at = if after.starts_with('(') {
+                let method = after.starts_with('(');
+                let name_at = if method {
                     let close = src.close_of(after_at);
                     close + (code[close..].len() - code[close..].trim_start().len())
                 } else {
                     after_at
                 };
-                (ident_after(code, name_at).to_string(), at)
+                let name = ident_after(code, name_at);
+                // `go test` runs as an example only a plain function without
+                // parameters (`func ExampleX() {`).
+                let params = code[name_at + name.len()..].trim_start();
+                example_shape = !method
+                    && params
+                        .strip_prefix('(')
+                        .is_some_and(|p| p.trim_start().starts_with(')'));
+                (name.to_string(), at)
             }
             _ => {
                 // Java, Kotlin, C#: the name is the last identifier before `(`.
@@ -181,11 +193,17 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         let head_text = &code[head..m.end().min(end)];
         let is_test = match language {
             Language::Go => {
-                let rest = name
-                    .strip_prefix("Test")
-                    .or_else(|| name.strip_prefix("Fuzz"));
-                name != "TestMain"
-                    && rest.is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_lowercase()))
+                let named = |prefix: &str| {
+                    name.strip_prefix(prefix)
+                        .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_lowercase()))
+                };
+                // An example runs (and is checked) only with an output comment; without
+                // one it is compiled, never run.
+                (name != "TestMain" && (named("Test") || named("Fuzz")))
+                    || (example_shape
+                        && named("Example")
+                        && example_body(src, end)
+                            .is_some_and(|body| go_example_output(src, body).is_some()))
             }
             Language::Java => {
                 let private = head_text.contains("private ")
@@ -292,4 +310,132 @@ fn nested_classes(src: &Source) -> Vec<(std::ops::Range<usize>, String)> {
         .cloned()
         .collect();
     nested
+}
+
+/// The inside of the braces of a function whose body ends at `end` (after its `}`).
+pub(in crate::weakening) fn example_body(src: &Source, end: usize) -> Option<Range<usize>> {
+    let close = end.checked_sub(1)?;
+    (src.b().get(close) == Some(&b'}'))
+        .then(|| matching_open(src.b(), close))
+        .flatten()
+        .map(|open| open + 1..close)
+}
+
+/// A Go example's output comment, as `go test` reads it.
+pub(in crate::weakening) struct ExampleOutput {
+    /// The comment group.
+    pub span: Range<usize>,
+    /// `// Unordered output:`: the lines may be printed in any order.
+    pub unordered: bool,
+    /// The output expected, trimmed as `go test` compares it (its lines sorted when
+    /// unordered).
+    pub text: String,
+}
+
+/// The output comment of a Go example whose body (inside its braces) is `body`: the
+/// last comment group of the body, when its text starts with `Output:` or
+/// `Unordered output:` (any case), as `go/doc` reads it. `go test` runs the example and
+/// compares what it prints with the text; without such a comment it never runs it.
+pub(in crate::weakening) fn go_example_output(
+    src: &Source,
+    body: Range<usize>,
+) -> Option<ExampleOutput> {
+    let comments = src.comments_in(body);
+    let code = src.b();
+    // The groups as Go's parser forms them: comments on adjacent lines with nothing
+    // between; one after code on its line starts a group of that line alone.
+    let mut first = 0;
+    let mut after_code = false;
+    for (i, c) in comments.iter().enumerate() {
+        let line = src.line_of(c.start);
+        let joins = i > 0 && {
+            let prev = &comments[i - 1];
+            let prev_line = src.line_of(prev.end.saturating_sub(1));
+            code[prev.end..c.start].trim_ascii().is_empty()
+                && if after_code {
+                    line == prev_line
+                } else {
+                    line <= prev_line + 1
+                }
+        };
+        if !joins {
+            first = i;
+            after_code = !code[src.line_start(line)..c.start].trim_ascii().is_empty();
+        }
+    }
+    let group = comments.get(first..).filter(|g| !g.is_empty())?;
+    // The group's text as `CommentGroup.Text` gives it: markers and the first space of
+    // a line comment dropped, directives (`//go:build`) left out, trailing space
+    // trimmed, blank lines around dropped and runs of them made one.
+    let mut text = String::new();
+    let mut blank = false;
+    for c in group {
+        let comment = String::from_utf8_lossy(&src.raw[c.clone()]);
+        let inner = match comment.strip_prefix("//") {
+            Some(rest) => match rest.strip_prefix(' ') {
+                Some(rest) => rest,
+                None if go_directive(rest) => continue,
+                None => rest,
+            },
+            None => {
+                let rest = comment.strip_prefix("/*").unwrap_or(&comment);
+                rest.strip_suffix("*/").unwrap_or(rest)
+            }
+        };
+        for line in inner.split('\n').map(str::trim_end) {
+            if line.is_empty() {
+                blank = !text.is_empty();
+                continue;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+                if blank {
+                    text.push('\n');
+                }
+            }
+            text.push_str(line);
+            blank = false;
+        }
+    }
+    let starts = |t: &str, prefix: &str| {
+        t.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+    };
+    let t = text.trim_start();
+    let (unordered, rest) = if starts(t, "unordered output:") {
+        (true, &t["unordered output:".len()..])
+    } else if starts(t, "output:") {
+        (false, &t["output:".len()..])
+    } else {
+        return None;
+    };
+    let mut expected = rest.trim().to_string();
+    if unordered {
+        let mut lines: Vec<&str> = expected.split('\n').collect();
+        lines.sort_unstable();
+        expected = lines.join("\n");
+    }
+    Some(ExampleOutput {
+        span: group[0].start..group[group.len() - 1].end,
+        unordered,
+        text: expected,
+    })
+}
+
+/// Whether a line comment (after its `//`) is a directive (`//go:generate`,
+/// `//line f.go:1`, `//export f`), which Go leaves out of a comment's text.
+fn go_directive(rest: &str) -> bool {
+    if ["line ", "extern ", "export "]
+        .iter()
+        .any(|p| rest.starts_with(p))
+    {
+        return true;
+    }
+    let b = rest.as_bytes();
+    let Some(colon) = rest.find(':').filter(|&c| c > 0 && c + 1 < b.len()) else {
+        return false;
+    };
+    (0..=colon + 1)
+        .filter(|&i| i != colon)
+        .all(|i| b[i].is_ascii_lowercase() || b[i].is_ascii_digit())
 }

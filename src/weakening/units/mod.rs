@@ -8,6 +8,8 @@ mod ruby;
 
 use std::ops::Range;
 
+pub(super) use brace::{example_body, go_example_output};
+
 use super::model::{Role, Unit};
 use super::rules::{Language, Rules};
 use super::source::{Source, matching_open};
