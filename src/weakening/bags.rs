@@ -95,10 +95,24 @@ fn check_like(name: &str) -> bool {
 /// (`pytest.raises(E, match="…")`, `assertRaisesRegex(E, "…")`) is the type check and
 /// the message check written as one (the `assert "…" in str(info.value)` it replaces).
 fn checks_made(key: &str) -> usize {
-    let message = (key.starts_with("pytest.raises(") || key.starts_with("pytest.warns("))
-        && key.contains(",match=")
-        || key.contains(".assertRaisesRegex(")
-        || key.contains(".assertWarnsRegex(");
+    // The pattern: a string literal that can fail (`""`, `".*"` match any message).
+    let can_fail = |pattern: &str| {
+        let p = pattern.trim_start_matches(['r', 'b', 'R', 'B']);
+        p.starts_with(['"', '\''])
+            && p.chars()
+                .skip(1)
+                .take_while(|c| !matches!(c, '"' | '\''))
+                .any(|c| c.is_alphanumeric())
+    };
+    let message = if key.starts_with("pytest.raises(") || key.starts_with("pytest.warns(") {
+        key.split_once(",match=").is_some_and(|(_, p)| can_fail(p))
+    } else if key.contains(".assertRaisesRegex(") || key.contains(".assertWarnsRegex(") {
+        key.split_once("Regex(")
+            .and_then(|(_, args)| args.split_once(','))
+            .is_some_and(|(_, p)| can_fail(p.trim_start()))
+    } else {
+        false
+    };
     1 + usize::from(message)
 }
 
@@ -160,11 +174,19 @@ fn collect(
         } * checks_made(&key);
         let aliases = aliases.get_or_init(|| checks::aliases(&model.src.text(unit.span.clone())));
         let (parts, wholes) = about(&model.full_key(c, &key, rules), strength, aliases);
+        // An exact check in a helper runs once per different call (`same(t, a.Ratio(),
+        // 0.75)`, `same(t, a.Quick(), 0.75)`); a weaker one called many ways is not many
+        // checks of what the test lost.
+        let per_call = if strength == Strength::Equality {
+            calls
+        } else {
+            1
+        };
         out.push(Item {
             key,
             strength,
             line: model.checks[c].line,
-            mult: mult * cases,
+            mult: mult * cases * per_call,
             own,
             parts,
             wholes,
@@ -193,22 +215,28 @@ fn collect(
                     };
                 // Called with three inputs, a helper's checks run three times: a call
                 // deleted is a check deleted (an identical call repeated is not another).
-                let made = model
-                    .call_texts(unit, name)
-                    .into_iter()
-                    .collect::<HashSet<_>>()
-                    .len()
-                    .max(1);
-                let (cases, calls) = (cases * rows * made, calls * made);
+                // (The calls the test makes itself: a helper's own calls of another
+                // helper do not multiply it again.)
+                let made = if depth == 0 {
+                    model
+                        .call_texts(unit, name)
+                        .into_iter()
+                        .collect::<HashSet<_>>()
+                        .len()
+                        .max(1)
+                } else {
+                    1
+                };
+                let (cases, calls) = (cases * rows, calls * made);
                 collect(model, h, rules, depth + 1, cases, calls, false, seen, out);
             }
             // A check-like helper from elsewhere: each call counts as a check.
             None if check_like(name) && depth == 0 => {
-                for text in model.call_texts(unit, name) {
+                for (text, line) in model.call_sites(unit, name) {
                     out.push(Item::plain(
                         format!("call:{text}"),
                         Strength::Other,
-                        unit.line,
+                        line,
                         cases,
                         own,
                     ));
@@ -296,8 +324,12 @@ impl Appeared {
         merged: &[(Vec<At>, At)],
     ) -> Appeared {
         let mut appeared = Appeared::default();
+        // (Checks moved into a test that is always skipped run nowhere: they have not
+        // appeared.)
         for &(f, u) in added {
-            if let Some(model) = &read[f].new {
+            if let Some(model) = &read[f].new
+                && !model.never_runs(&model.units[u])
+            {
                 for item in bag(model, &model.units[u], read[f].rules) {
                     appeared.add(item.key, item.strength, true);
                 }
@@ -309,6 +341,9 @@ impl Appeared {
             };
             let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
             let (or, nr) = (read[o.0].rules, read[n.0].rules);
+            if new.never_runs(nu) {
+                continue;
+            }
             if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()]
                 || old.comment_keys(ou.span.clone(), or) != new.comment_keys(nu.span.clone(), nr)
             {
@@ -325,6 +360,9 @@ impl Appeared {
             let Some(new) = read[n.0].new.as_ref() else {
                 continue;
             };
+            if new.never_runs(&new.units[n.1]) {
+                continue;
+            }
             let had: HashSet<String> = olds
                 .iter()
                 .filter_map(|o| {

@@ -124,7 +124,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 .filter(|(o, n)| o.0 == fi && n.0 == fi)
                 .map(|(o, _)| body_lines(old, &old.units[o.1]));
             let kept: Vec<Vec<String>> = live_tests(new)
-                .filter(|&u| !new.units[u].checks.is_empty())
+                .filter(|&u| !new.units[u].checks.is_empty() && !new.never_runs(&new.units[u]))
                 .map(|u| body_lines(new, &new.units[u]))
                 .chain(still_there)
                 .collect();
@@ -177,6 +177,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 new,
                 &appeared,
                 None,
+                false,
             ));
             continue;
         }
@@ -240,7 +241,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                     .next()
                     .unwrap_or(0);
                 out.extend(compare_bags(
-                    file, &before, &after, line, "", old, new, &appeared, None,
+                    file, &before, &after, line, "", old, new, &appeared, None, true,
                 ));
             }
         }

@@ -98,6 +98,7 @@ pub(super) fn compare_pair(
         new,
         elsewhere,
         Some(&new.src.code[nu.span.clone()]),
+        true,
     ));
     out
 }
@@ -156,6 +157,7 @@ pub(super) fn compare_merged(
         new,
         elsewhere,
         Some(&new.src.code[nu.span.clone()]),
+        false,
     ));
     out
 }
@@ -184,6 +186,7 @@ pub(super) fn compare_bags(
     new: &Model,
     elsewhere: &Appeared,
     code: Option<&str>,
+    one_test: bool,
 ) -> Vec<Finding> {
     let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
     let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
@@ -247,9 +250,12 @@ pub(super) fn compare_bags(
             .any(|l| l.strength == m.strength && checks::related(&l.key, &m.key))
     }));
     // One exact check of a whole value covers lost checks of its parts, and looser
-    // checks of the value itself. Covering a lost exact check of the same value, it is
-    // that check's expectation rewritten and does not count as a check gained as well
-    // (else `f("a") == 1; f("b") == 2` → `f("a") == 3` would net away the deleted check).
+    // checks of the value itself. Covering a lost exact check of the same value in
+    // `one_test` (a test and its new version), it is that check's expectation rewritten
+    // and does not count as a check gained as well (else `f("a") == 1; f("b") == 2` →
+    // `f("a") == 3` would net away the deleted check). Across tests merged or split
+    // (tests turned into examples whose output fixes what they checked) checks are
+    // counted together as before.
     let wholes: Vec<(usize, &str)> = gained
         .iter()
         .enumerate()
@@ -261,10 +267,17 @@ pub(super) fn compare_bags(
     // `parse(env).to_h.must_equal(…)`), when compared with a value of other code; it
     // also covers looser checks of the value itself, but a lost exact check of the same
     // value is an expectation rewritten, counted one for one.
-    let resolved: Vec<&str> = gained
+    let resolved: Vec<(usize, &str)> = gained
         .iter()
-        .flat_map(|i| i.wholes.iter().map(String::as_str))
+        .enumerate()
+        .flat_map(|(g, i)| i.wholes.iter().map(move |w| (g, w.as_str())))
         .collect();
+    // An empty expectation (`assert not report`, `assert report is None`) fixes the
+    // value, not what its parts were checked to be: an empty value has no parts.
+    let empty = |g: usize| {
+        let key = &gained[g].key;
+        key.starts_with("assert not ") || (key.starts_with("assert ") && key.ends_with(" is None"))
+    };
     let mut rewrites: HashSet<usize> = HashSet::new();
     let lost: Vec<&Item> = if wholes.is_empty() && resolved.is_empty() {
         lost
@@ -273,9 +286,12 @@ pub(super) fn compare_bags(
             .filter(|i| {
                 let mut covered = false;
                 for part in checks::subjects(&i.key) {
-                    for &(g, w) in wholes.iter().filter(|(_, w)| checks::covers(w, part)) {
+                    let covering = wholes
+                        .iter()
+                        .filter(|(g, w)| checks::covers(w, part) && (part == *w || !empty(*g)));
+                    for &(g, w) in covering {
                         covered = true;
-                        if part == w && i.strength == Strength::Equality {
+                        if one_test && part == w && i.strength == Strength::Equality {
                             rewrites.insert(g);
                         }
                     }
@@ -284,8 +300,10 @@ pub(super) fn compare_bags(
             })
             .filter(|i| {
                 !i.parts.iter().any(|part| {
-                    resolved.iter().any(|w| {
-                        checks::covers(w, part) && (part != w || i.strength != Strength::Equality)
+                    resolved.iter().any(|&(g, w)| {
+                        checks::covers(w, part)
+                            && (part != w || i.strength != Strength::Equality)
+                            && (part == w || !empty(g))
                     })
                 })
             })
@@ -299,29 +317,54 @@ pub(super) fn compare_bags(
         .map(|(_, i)| i)
         .collect();
     // An opaque helper's expectation inverted (`expect_offense(…)` +
-    // `expect_correction(…)` → `expect_no_offenses(…)`): the behaviour the test pins
-    // changed, as with an expected value edited, and the checks of the helper's family
-    // that followed from the old expectation (the correction of an offense) go with it.
-    let inverted: Vec<String> = lost
+    // `expect_correction(…)` → `expect_no_offenses(…)`): the inverted call is that
+    // check's expectation changed, counted one for one, and the check of the helper's
+    // family written right after it in the old test (the correction of the offense)
+    // followed from the old expectation and goes with it. Nothing else is excused.
+    let now_inverted: Vec<&str> = gained
         .iter()
-        .filter_map(|l| opaque::callee(&l.key))
-        .filter(|was| {
-            gained
-                .iter()
-                .copied()
-                .chain(more.iter())
-                .filter_map(|g| opaque::callee(&g.key))
-                .any(|now| opaque::inverted(was, now))
-        })
-        .map(opaque::family)
+        .copied()
+        .chain(more.iter())
+        .filter_map(|g| opaque::callee(&g.key))
         .collect();
-    let lost: Vec<&Item> = if inverted.is_empty() {
+    let lost_keys: HashSet<&str> = lost.iter().map(|l| l.key.as_str()).collect();
+    let mut excused: HashSet<&str> = HashSet::new();
+    let mut inverted_lost: Vec<&Item> = lost
+        .iter()
+        .copied()
+        .filter(|l| {
+            opaque::callee(&l.key)
+                .is_some_and(|was| now_inverted.iter().any(|now| opaque::inverted(was, now)))
+        })
+        .collect();
+    inverted_lost.sort_by_key(|l| l.line);
+    for (turns, l) in inverted_lost.into_iter().enumerate() {
+        let was = opaque::callee(&l.key).unwrap_or_default();
+        if turns
+            >= now_inverted
+                .iter()
+                .filter(|now| opaque::inverted(was, now))
+                .count()
+        {
+            break;
+        }
+        let next = before
+            .iter()
+            .filter(|i| i.own && i.line > l.line)
+            .min_by_key(|i| i.line);
+        if let Some(next) = next
+            && lost_keys.contains(next.key.as_str())
+            && opaque::callee(&next.key)
+                .is_some_and(|c| opaque::family(c) == opaque::family(was) && c != was)
+        {
+            excused.insert(next.key.as_str());
+        }
+    }
+    let lost: Vec<&Item> = if excused.is_empty() {
         lost
     } else {
         lost.into_iter()
-            .filter(|l| {
-                !opaque::callee(&l.key).is_some_and(|c| inverted.contains(&opaque::family(c)))
-            })
+            .filter(|l| !excused.contains(l.key.as_str()))
             .collect()
     };
     // Checks in the branches of one if/else chain are alternatives: the chain counts
@@ -647,6 +690,7 @@ pub(super) fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Find
                 new,
                 &Appeared::default(),
                 Some(&new.src.code[nu.span.clone()]),
+                true,
             ));
         }
         out.extend(compare_skips(file, old, ou, new, nu));

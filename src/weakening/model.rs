@@ -168,6 +168,15 @@ impl<'a> Model<'a> {
             .filter(|(_, u)| u.role == Role::Test)
     }
 
+    /// Whether a unit is always skipped (an unconditional skip on it, above it or on
+    /// the file): its checks run nowhere.
+    pub fn never_runs(&self, unit: &Unit) -> bool {
+        unit.skips
+            .iter()
+            .chain(&self.file_skips)
+            .any(|&s| self.skips[s].kind == SkipKind::Unconditional)
+    }
+
     /// The innermost unit whose span holds `pos`: tests first, then helpers and hooks.
     pub(super) fn unit_at(&self, pos: usize) -> Option<usize> {
         let upto = self.units.partition_point(|u| u.span.start <= pos);
@@ -706,6 +715,14 @@ impl<'a> Model<'a> {
     /// made as a helper call: unqualified, or on `self`/`this`/`super`. (A method of
     /// another object, `validator.Validate(…)`, is the code under test.)
     pub fn call_texts(&self, unit: &Unit, name: &str) -> Vec<String> {
+        self.call_sites(unit, name)
+            .into_iter()
+            .map(|(text, _)| text)
+            .collect()
+    }
+
+    /// [`Model::call_texts`] with the line of each call.
+    pub fn call_sites(&self, unit: &Unit, name: &str) -> Vec<(String, usize)> {
         let code = self.src.code.as_str();
         let helper_call = |at: usize| -> bool {
             let Some(receiver) = code[..at].trim_end_matches(' ').strip_suffix('.') else {
@@ -721,7 +738,10 @@ impl<'a> Model<'a> {
             .filter(|&(n, at)| n == name && helper_call(at))
             .map(|(_, at)| {
                 let end = extent(self.src.b(), at, at + name.len(), self.language);
-                checks::squeeze(&self.src.text(at..end.max(at)))
+                (
+                    checks::squeeze(&self.src.text(at..end.max(at))),
+                    self.src.line_of(at),
+                )
             })
             .collect()
     }
