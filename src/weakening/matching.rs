@@ -48,6 +48,16 @@ pub(super) fn match_by_name(
     // `TestPluginWithSubCommands`, a new `TestPlugin` above it): the old test is the
     // new one that still runs all of its body, in order, when the test of its name
     // does not.
+    // (Each new test's body is read once, and only when a changed pair needs it.)
+    let mut bodies: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut runs = |m: usize, mine: &[String]| -> bool {
+        in_order(
+            mine,
+            bodies
+                .entry(m)
+                .or_insert_with(|| body_lines(new, &new.units[m])),
+        )
+    };
     for (o, n) in pairs.iter_mut() {
         if left_new.is_empty() {
             break;
@@ -56,14 +66,11 @@ pub(super) fn match_by_name(
         if old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()] {
             continue;
         }
-        let mine = body_lines(old, &old.units[*o]);
-        if mine.is_empty() || in_order(&mine, &body_lines(new, &new.units[*n])) {
+        let mine = body_lines(old, ou);
+        if mine.is_empty() || runs(*n, &mine) {
             continue;
         }
-        if let Some(at) = left_new
-            .iter()
-            .position(|&m| in_order(&mine, &body_lines(new, &new.units[m])))
-        {
+        if let Some(at) = left_new.iter().position(|&m| runs(m, &mine)) {
             std::mem::swap(n, &mut left_new[at]);
         }
     }
