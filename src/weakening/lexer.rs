@@ -25,6 +25,9 @@ pub struct Syntax {
     pub rust_raw_strings: bool,
     /// Whether backslash escapes apply inside the multi-line strings.
     pub multiline_escapes: bool,
+    /// Whether `%{…}`, `%w[…]`, `%q(…)`… and `/…/` are literals (Ruby). Their `#{…}`
+    /// interpolations would otherwise read as comments that swallow closing brackets.
+    pub ruby_literals: bool,
 }
 
 /// Python: `#`, `'''`/`"""`, `'`/`"` (prefixes such as `r`, `f`, `b` need no care).
@@ -37,6 +40,7 @@ pub const PYTHON: Syntax = Syntax {
     char_literals: false,
     rust_raw_strings: false,
     multiline_escapes: true,
+    ruby_literals: false,
 };
 
 /// Rust: `//`, nested `/* */`, `"…"` (may span lines), raw strings, chars vs lifetimes.
@@ -49,6 +53,7 @@ pub const RUST: Syntax = Syntax {
     char_literals: true,
     rust_raw_strings: true,
     multiline_escapes: true,
+    ruby_literals: false,
 };
 
 /// JavaScript / TypeScript: `//`, `/* */`, `'`, `"`, template literals.
@@ -61,6 +66,7 @@ pub const JAVASCRIPT: Syntax = Syntax {
     char_literals: false,
     rust_raw_strings: false,
     multiline_escapes: true,
+    ruby_literals: false,
 };
 
 /// Go: `//`, `/* */`, `"…"`, raw `` `…` ``, runes.
@@ -73,6 +79,7 @@ pub const GO: Syntax = Syntax {
     char_literals: true,
     rust_raw_strings: false,
     multiline_escapes: false,
+    ruby_literals: false,
 };
 
 /// Java / Kotlin: `//`, `/* */` (nesting in Kotlin is rare enough to ignore), text blocks.
@@ -85,9 +92,10 @@ pub const JAVA: Syntax = Syntax {
     char_literals: true,
     rust_raw_strings: false,
     multiline_escapes: true,
+    ruby_literals: false,
 };
 
-/// Ruby: `#`, `"…"` and `'…'` (heredocs and `%q` are read as code).
+/// Ruby: `#`, `"…"`, `'…'`, percent literals and regexes (heredocs are read as code).
 pub const RUBY: Syntax = Syntax {
     line_comments: &["#"],
     block_comment: None,
@@ -97,6 +105,7 @@ pub const RUBY: Syntax = Syntax {
     char_literals: false,
     rust_raw_strings: false,
     multiline_escapes: true,
+    ruby_literals: true,
 };
 
 /// C#: `//`, `/* */`, `"…"`, raw `"""…"""`, chars.
@@ -109,6 +118,7 @@ pub const CSHARP: Syntax = Syntax {
     char_literals: true,
     rust_raw_strings: false,
     multiline_escapes: false,
+    ruby_literals: false,
 };
 
 /// Returns `source` with comments and string contents blanked, as ASCII text.
@@ -135,6 +145,14 @@ pub fn strip_with_strings(source: &[u8], syntax: &Syntax) -> (String, Vec<std::o
             break;
         }
         let rest = &source[i..];
+        if syntax.ruby_literals
+            && let Some((end, open)) = ruby_literal(source, i)
+        {
+            keep_delimited(&mut out, &source[i..end], open, usize::from(end > i + open));
+            strings.push(i..end);
+            i = end;
+            continue;
+        }
         if syntax
             .line_comments
             .iter()
@@ -221,6 +239,10 @@ fn start_bytes(syntax: &Syntax) -> [bool; 256] {
     }
     if syntax.char_literals {
         table[usize::from(b'\'')] = true;
+    }
+    if syntax.ruby_literals {
+        table[usize::from(b'%')] = true;
+        table[usize::from(b'/')] = true;
     }
     if syntax.rust_raw_strings {
         table[usize::from(b'r')] = true;
@@ -330,6 +352,85 @@ fn rust_raw_string(source: &[u8], i: usize) -> Option<(usize, usize, usize)> {
     Some((end, body - i, close.len()))
 }
 
+/// A Ruby percent literal (`%{…}`, `%w[…]`, `%q(…)`, `%r|…|`) or regular expression
+/// (`/…/`) at `i`: its end and the length of its opening delimiter.
+fn ruby_literal(source: &[u8], i: usize) -> Option<(usize, usize)> {
+    if !matches!(source[i], b'%' | b'/') || !literal_may_start(source, i) {
+        return None;
+    }
+    if source[i] == b'/' {
+        // A regular expression stays on its line; one that does not close there was
+        // a division after all.
+        let mut k = i + 1;
+        while k < source.len() {
+            match source[k] {
+                b'\\' => k += 2,
+                b'\n' => return None,
+                b'/' => return Some((k + 1, 1)),
+                _ => k += 1,
+            }
+        }
+        return None;
+    }
+    let mut j = i + 1;
+    if source.get(j).is_some_and(|b| b"qQwWiIrsx".contains(b)) {
+        j += 1;
+    }
+    let open = *source.get(j)?;
+    let close = match open {
+        b'(' => b')',
+        b'[' => b']',
+        b'{' => b'}',
+        b'<' => b'>',
+        b'|' | b'!' | b'/' => open,
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    let mut k = j + 1;
+    while k < source.len() {
+        let b = source[k];
+        if b == b'\\' {
+            k += 2;
+            continue;
+        }
+        if b == close && open != close && depth > 0 {
+            depth -= 1;
+        } else if b == close {
+            return Some((k + 1, j + 1 - i));
+        } else if b == open && open != close {
+            depth += 1;
+        }
+        k += 1;
+    }
+    Some((source.len(), j + 1 - i))
+}
+
+/// Whether the `%` or `/` at `i` starts a literal rather than being an operator, read
+/// as Ruby does: right after an operand (`a/b`, `x%(y)`) or with a space on both sides
+/// (`a / b`) it is the operator; after a method name and a space with none following
+/// (`must_match /x/`, `sh %{cmd}`), or after `(`, `,`, `=`… it starts a literal.
+fn literal_may_start(source: &[u8], i: usize) -> bool {
+    let operand = |b: u8| b.is_ascii_alphanumeric() || b"_)]}\"'".contains(&b);
+    match i.checked_sub(1).map(|k| source[k]) {
+        Some(b) if operand(b) => false,
+        Some(b' ' | b'\t') => {
+            if source
+                .get(i + 1)
+                .is_none_or(|b| b.is_ascii_whitespace() || *b == b'=')
+            {
+                return false;
+            }
+            let before = source[..i]
+                .iter()
+                .rev()
+                .find(|b| !matches!(b, b' ' | b'\t'));
+            // After a value that cannot be a method name it is the operator.
+            !before.is_some_and(|&b| b")]}\"'".contains(&b) || b.is_ascii_digit())
+        }
+        _ => true,
+    }
+}
+
 /// A character literal at `i` (`'a'`, `'\n'`, `'\u{1F600}'`, `'é'`); `None` for a
 /// lifetime or label (`'a`, `'static`).
 fn char_literal_end(source: &[u8], i: usize) -> Option<usize> {
@@ -400,6 +501,26 @@ mod tests {
     }
 
     #[test]
+    fn ruby_percent_literals_and_regexes_with_interpolation_keep_brackets_balanced() {
+        let src = "verbose(false) { sh %{#{RUBY} x.rb 1} }\nassert_equal %w[a b], y\nz = a % (b)\nw = c %[d]\nlog.must_match(/\"GET\" #{n} /)\nq = x / 2 + y/3\nr = s.split(/,/)\nget(\"/\")\n";
+        let out = strip(src.as_bytes(), &RUBY);
+        assert_eq!(out.len(), src.len());
+        let first = out.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("verbose(false) { sh %{ ") && first.ends_with(" } }"),
+            "{out}"
+        );
+        assert!(!first.contains("RUBY"), "{out}");
+        assert!(out.contains("assert_equal %w[   ], y"), "{out}");
+        assert!(out.contains("z = a % (b)"), "{out}");
+        assert!(out.contains("w = c %[ ]"), "{out}");
+        assert!(out.contains("log.must_match(/           /)"), "{out}");
+        assert!(out.contains("q = x / 2 + y/3"), "{out}");
+        assert!(out.contains("r = s.split(/ /)"), "{out}");
+        assert!(out.contains("get(\" \")"), "{out}");
+    }
+
+    #[test]
     fn unterminated_and_binary_input_never_panics() {
         for syntax in [PYTHON, RUST, JAVASCRIPT, GO, JAVA, RUBY, CSHARP] {
             for src in [
@@ -410,6 +531,10 @@ mod tests {
                 b"'\\",
                 b"\xff\xfe\x00'\xc3",
                 b"`",
+                b"x = %w[a",
+                b"%",
+                b"%q",
+                b"x(/a",
             ] {
                 let out = strip(src, &syntax);
                 assert_eq!(out.len(), src.len());

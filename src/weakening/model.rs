@@ -686,13 +686,14 @@ impl<'a> Model<'a> {
             return None; // a comment: the statement must fail to compile, the output match
         }
         let span = &self.checks[index].span;
-        let text = &self.src.code[span.clone()];
-        let end = text.find('(')?;
-        let name = text[..end].trim_end();
-        name.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            .then_some(name)
-            .filter(|n| !n.is_empty())
+        let text = self.src.code[span.clone()].trim_start();
+        // `helper(…)`, `helper (…)`, or Ruby's paren-less `assert_helper a, b` / `assert_helper`.
+        let end = text
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(text.len());
+        let name = &text[..end];
+        let next = text[end..].chars().next();
+        (!name.is_empty() && next.is_none_or(|c| c == '(' || c.is_whitespace())).then_some(name)
     }
 
     /// Names called in a unit (`name(`) outside its own checks, for following checks
