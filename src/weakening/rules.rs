@@ -688,6 +688,17 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assertEquals(A, B)",
         "assertThat(B).isEqualTo(A)",
     ),
+    // `assertEquals` calls `expected.equals(actual)`: the same check spelled out.
+    (
+        Language::Java,
+        "assertTrue(A.equals(B))",
+        "assertEquals(A, B)",
+    ),
+    (
+        Language::Java,
+        "assertFalse(A.equals(B))",
+        "assertNotEquals(A, B)",
+    ),
     (Language::Java, "assertTrue(A)", "assertThat(A).isTrue()"),
     (Language::Java, "assertFalse(A)", "assertThat(A).isFalse()"),
     (Language::Java, "assertNull(A)", "assertThat(A).isNull()"),
@@ -751,6 +762,16 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::CSharp, "A.ShouldBeFalse()", "Assert.False(A)"),
     (Language::CSharp, "A.ShouldBeNull()", "Assert.Null(A)"),
     (Language::CSharp, "A.ShouldNotBeNull()", "Assert.NotNull(A)"),
+    (
+        Language::CSharp,
+        "Assert.True(A.Equals(B))",
+        "Assert.Equal(A, B)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.False(A.Equals(B))",
+        "Assert.NotEqual(A, B)",
+    ),
     (Language::CSharp, "Assert.Equal(true, A)", "Assert.True(A)"),
     (
         Language::CSharp,
