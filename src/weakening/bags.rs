@@ -143,6 +143,7 @@ fn collect(
 ) {
     let rows = std::cell::OnceCell::new();
     let aliases = std::cell::OnceCell::new();
+    let mut repeats = Repeats::default();
     for &c in &unit.checks {
         if depth < 3
             && let Some(helper) = model.check_callee(c).and_then(|name| {
@@ -167,7 +168,14 @@ fn collect(
             continue;
         }
         let (key, strength) = model.check_key(c, rules);
-        let mult = if model.in_loop(unit, c) {
+        // (A check in a loop already counts once per row.)
+        let in_loop = model.in_loop(unit, c);
+        let key = if in_loop {
+            key
+        } else {
+            repeats.key(key, model, c)
+        };
+        let mult = if in_loop {
             *rows.get_or_init(|| model.rows(unit))
         } else {
             1
@@ -247,6 +255,44 @@ fn collect(
     }
 }
 
+/// Repeats of one check text within a unit. The same check after a name it reads was
+/// assigned again (`_, ok = m["a"]; False(t, ok)` then `_, ok = m["b"]; False(t, ok)`)
+/// checks a new value: it is another check (`K #1`). Repeated with nothing assigned
+/// between, it is an exact duplicate and keeps its key.
+#[derive(Default)]
+struct Repeats {
+    /// Per key: where its last occurrence ended, and its generation.
+    seen: HashMap<String, (usize, usize)>,
+}
+
+impl Repeats {
+    fn key(&mut self, key: String, model: &Model, check: usize) -> String {
+        let span = model.checks[check].span.clone();
+        let Some((end, generation)) = self.seen.get_mut(&key) else {
+            self.seen.insert(key.clone(), (span.end, 0));
+            return key;
+        };
+        if let Some(between) = model.src.code.get(*end..span.start)
+            && checks::reassigns(between, &key)
+        {
+            *generation += 1;
+        }
+        *end = span.end;
+        match *generation {
+            0 => key,
+            n => format!("{key} #{n}"),
+        }
+    }
+}
+
+/// A check's key without its repeat mark (`K #2` → `K`): a check moved to another
+/// test may be its first occurrence there.
+pub(super) fn unrepeated(key: &str) -> &str {
+    key.rsplit_once(" #")
+        .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .map_or(key, |(base, _)| base)
+}
+
 /// Where `unit` first calls `name`.
 fn first_call(model: &Model, unit: &Unit, name: &str) -> Option<usize> {
     let code = &model.src.code[unit.span.clone()];
@@ -297,6 +343,9 @@ pub(super) fn distinct_checks(model: &Model, unit: &Unit, rules: &Rules) -> usiz
 #[derive(Default)]
 pub(super) struct Appeared {
     keys: HashSet<String>,
+    /// The fresh ones without their repeat marks (a check moved to another test may
+    /// be its first occurrence there).
+    fresh: HashSet<String>,
     /// Fresh checks by shape and strength, counted (ordered: found by prefix too).
     shapes: std::collections::BTreeMap<String, HashMap<Strength, usize>>,
 }
@@ -304,12 +353,14 @@ pub(super) struct Appeared {
 impl Appeared {
     fn add(&mut self, key: String, strength: Strength, fresh: bool) {
         if fresh {
+            let once = unrepeated(&key).to_string();
             *self
                 .shapes
-                .entry(checks::shape(&key))
+                .entry(checks::shape(&once))
                 .or_default()
                 .entry(strength)
                 .or_default() += 1;
+            self.fresh.insert(once);
         }
         self.keys.insert(key);
     }
@@ -413,18 +464,19 @@ impl Appeared {
     /// the same shape and strength outside the test that lost it (`own` are that
     /// test's fresh checks; `places=7` → `places=0` is a loosening, not a move).
     pub(super) fn holds(&self, item: &Item, own: &[&Item]) -> bool {
-        if self.keys.contains(&item.key) {
+        let key = unrepeated(&item.key);
+        if self.keys.contains(&item.key) || self.fresh.contains(key) {
             return true;
         }
         // The same shape, or the same call with more arguments (`raises(E)` →
         // `raises(E, match=…)`): at least as strict.
-        let shape = checks::shape(&item.key);
+        let shape = checks::shape(key);
         let open = shape.strip_suffix(')').map(|s| format!("{s},"));
         let like =
             |other: &str| other == shape || open.as_deref().is_some_and(|o| other.starts_with(o));
         let here = own
             .iter()
-            .filter(|g| g.strength == item.strength && like(&checks::shape(&g.key)))
+            .filter(|g| g.strength == item.strength && like(&checks::shape(unrepeated(&g.key))))
             .count();
         let count = |(_, by): (&String, &HashMap<Strength, usize>)| {
             by.get(&item.strength).copied().unwrap_or(0)

@@ -770,6 +770,39 @@ pub fn aliases(text: &str) -> std::collections::HashMap<String, String> {
     value
 }
 
+/// Whether `code` assigns a name that `check` reads (`_, ok = m["b"]` before a
+/// second `assert.False(t, ok)`): the same check text after it checks a new value.
+/// An error variable does not count: `err = setup(); require.NoError(t, err)` again
+/// and again is scaffolding, and setup steps come and go with refactors.
+pub fn reassigns(code: &str, check: &str) -> bool {
+    let error_like =
+        |name: &str| matches!(name, "err" | "e" | "error" | "exc") || name.ends_with("Err");
+    let mentions = |check: &str, name: &str| !error_like(name) && mentions(check, name);
+    code.lines().any(|line| {
+        let t = line.trim();
+        // `with open(p) as f:`, `for row in rows:` bind a name too.
+        let bound = |word: &str| {
+            t.match_indices(word).any(|(at, _)| {
+                t[at + word.len()..]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next()
+                    .is_some_and(|name| !name.is_empty() && mentions(check, name))
+            })
+        };
+        if bound(" as ") || t.strip_prefix("for ").is_some_and(|_| bound("for ")) {
+            return true;
+        }
+        top_level_assignment(t).is_some_and(|eq| {
+            let lhs = t[..eq].trim_end_matches([
+                '+', '-', '*', '/', '%', '|', '&', '^', '<', '>', '?', ':', '!',
+            ]);
+            lhs.split(',')
+                .filter_map(|part| part.split_whitespace().next_back())
+                .any(|name| name != "_" && mentions(check, name))
+        })
+    })
+}
+
 /// The `=` of a statement that assigns (not `==`, `=>`, `=~`, `<=`, `>=`, `!=`), at the
 /// top level of a line.
 fn top_level_assignment(line: &str) -> Option<usize> {
