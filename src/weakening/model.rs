@@ -204,8 +204,26 @@ impl<'a> Model<'a> {
     }
 
     fn find_checks(&mut self, rules: &Rules) {
+        /// Whether the check begun with `outer` runs what follows as a check of its own:
+        /// `outer` leaves a block open (a callback), and not the one callback of an
+        /// expected error (`assertThrows(E.class, () -> {`: the action expected to fail;
+        /// `assert.rejects(fn, (err) => {`: its second callback checks the error).
+        fn own_check_inside(outer: &[u8]) -> bool {
+            let (mut depth, mut blocks) = (0i32, 0);
+            for &b in outer {
+                match b {
+                    b'{' => {
+                        blocks += usize::from(depth == 0);
+                        depth += 1;
+                    }
+                    b'}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            depth > 0 && (blocks > 1 || !checks::expects_failure(&String::from_utf8_lossy(outer)))
+        }
         let code = self.src.b();
-        let mut last_end = 0;
+        let (mut last_start, mut last_end) = (0, 0);
         let mut checks = Vec::new();
         for m in rules.checks.find_iter(code) {
             let mut start =
@@ -224,8 +242,13 @@ impl<'a> Model<'a> {
                     start -= 1;
                 }
             }
-            if start < last_end {
-                continue; // inside the previous check (`expect.any(…)` in `toEqual(…)`)
+            // Inside the previous check (`expect.any(…)` in `toEqual(…)`), unless it is a
+            // statement of a callback that check takes (`assert.rejects(fn, (err) => {`
+            // then `assert.equal(err.name, …)` on a line of its own): a check of its own.
+            let nested = start < last_end;
+            if nested && !(at_line_start(code, start) && own_check_inside(&code[last_start..start]))
+            {
+                continue;
             }
             if declares(code, start) {
                 continue; // `void assertValid(…) {`: a helper's name, not a call
@@ -237,7 +260,9 @@ impl<'a> Model<'a> {
                 continue;
             }
             let end = extent(code, start, m.end(), self.language);
-            last_end = end;
+            if !nested {
+                (last_start, last_end) = (start, end);
+            }
             checks.push(Check {
                 receiver: receiver.min(start),
                 span: start..end,
