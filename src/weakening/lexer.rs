@@ -420,15 +420,44 @@ fn literal_may_start(source: &[u8], i: usize) -> bool {
             {
                 return false;
             }
-            let before = source[..i]
-                .iter()
-                .rev()
-                .find(|b| !matches!(b, b' ' | b'\t'));
+            let head = source[..i].trim_ascii_end();
+            let before = head.last();
             // After a value that cannot be a method name it is the operator.
-            !before.is_some_and(|&b| b")]}\"'".contains(&b) || b.is_ascii_digit())
+            if before.is_some_and(|&b| b")]}\"'".contains(&b) || b.is_ascii_digit()) {
+                return false;
+            }
+            // After a local variable too (`n /2`, `n %(k)` divide): Ruby knows its
+            // locals, and so must we, or `n /2; skip; x = 1/` hides the `skip`.
+            let word = head.len()
+                - head
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count();
+            let name = &head[word..];
+            // (Looked for in the 16 KiB before: a method's locals, and no quadratic cost.)
+            name.is_empty() || !assigned_before(&source[word.saturating_sub(16 << 10)..word], name)
         }
         _ => true,
     }
+}
+
+/// Whether `name = …` (an assignment, not `==`) or `|name|` (a block parameter) occurs
+/// in `code`: `name` is a local variable there.
+fn assigned_before(code: &[u8], name: &[u8]) -> bool {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    memchr::memmem::find_iter(code, name).any(|at| {
+        let end = at + name.len();
+        if at > 0 && word(code[at - 1]) || code.get(end).is_some_and(|&b| word(b)) {
+            return false;
+        }
+        let rest = code[end..].trim_ascii_start();
+        let param = at > 0 && matches!(code[at - 1], b'|' | b',' | b' ') && rest.starts_with(b"|");
+        param
+            || (rest.starts_with(b"=") && !rest.starts_with(b"==") && !rest.starts_with(b"=~"))
+            || rest.starts_with(b"+=")
+            || rest.starts_with(b"-=")
+    })
 }
 
 /// A character literal at `i` (`'a'`, `'\n'`, `'\u{1F600}'`, `'é'`); `None` for a
@@ -518,6 +547,13 @@ mod tests {
         assert!(out.contains("q = x / 2 + y/3"), "{out}");
         assert!(out.contains("r = s.split(/ /)"), "{out}");
         assert!(out.contains("get(\" \")"), "{out}");
+    }
+
+    #[test]
+    fn ruby_division_by_a_local_is_not_a_literal_hiding_code() {
+        let src = "n = 4\nm = n /2; skip; x = 3/1\nk = n %(2); pending; y = (1)\n";
+        let out = strip(src.as_bytes(), &RUBY);
+        assert!(out.contains("skip") && out.contains("pending"), "{out}");
     }
 
     #[test]
