@@ -29,6 +29,8 @@ pub(super) struct Item {
     /// How many different calls of the helpers it sits in run it (1 for the test's
     /// own checks): fewer calls are fewer checks.
     pub(super) calls: usize,
+    /// Whether it sits in a loop (runs once per row).
+    pub(super) looped: bool,
 }
 
 impl Item {
@@ -52,6 +54,7 @@ impl Item {
             wholes,
             alt: None,
             calls: 1,
+            looped: false,
         }
     }
 }
@@ -200,6 +203,7 @@ fn collect(
             wholes,
             alt: model.alternative(unit, c),
             calls,
+            looped: in_loop,
         });
     }
     if depth >= 3 {

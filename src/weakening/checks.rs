@@ -168,6 +168,14 @@ fn span_ends(
                 depth -= 1;
             }
             b',' if depth == 0 && !commas => return false,
+            // `P`, `Q`: a plain operand, no operator at its top level (in
+            // `assertTrue(P.equals(Q))`, not `x == null || "a".equals(x)`).
+            b' ' | b'|' | b'&' | b'=' | b'!' | b'<' | b'>' | b'?' | b':' | b'+' | b'-' | b'*'
+            | b'/' | b'%' | b'^'
+                if depth == 0 && matches!(letter, b'P' | b'Q') =>
+            {
+                return false;
+            }
             _ => {}
         }
         e += 1;

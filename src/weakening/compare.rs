@@ -237,11 +237,15 @@ pub(super) fn compare_bags(
         })
         .collect();
     // The n-th repeat of a check on a new value (`K #n`, see `bags::Repeats`) moved
-    // into a helper the test now calls for each value still runs once per call.
+    // into a helper the test now calls for each value, or into a loop over the values,
+    // still runs once per value.
     let per_call = |i: &Item| {
         i.key.rsplit_once(" #").is_some_and(|(base, n)| {
-            n.parse::<usize>()
-                .is_ok_and(|n| after.iter().any(|a| !a.own && a.key == base && a.calls > n))
+            n.parse::<usize>().is_ok_and(|n| {
+                after
+                    .iter()
+                    .any(|a| a.key == base && ((!a.own && a.calls > n) || a.looped))
+            })
         })
     };
     let mut seen = HashSet::new();

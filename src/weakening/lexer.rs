@@ -361,11 +361,12 @@ fn ruby_literal(source: &[u8], i: usize) -> Option<(usize, usize)> {
     if source[i] == b'/' {
         // A regular expression stays on its line; one that does not close there was
         // a division after all.
+        // (Nor does it hold a `;`: `w /h; skip; x = y/2` is a division whatever `w` is.)
         let mut k = i + 1;
         while k < source.len() {
             match source[k] {
                 b'\\' => k += 2,
-                b'\n' => return None,
+                b'\n' | b';' => return None,
                 b'/' => return Some((k + 1, 1)),
                 _ => k += 1,
             }
@@ -435,6 +436,9 @@ fn literal_may_start(source: &[u8], i: usize) -> bool {
                     .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
                     .count();
             let name = &head[word..];
+            if word > 0 && matches!(head[word - 1], b'@' | b'$') {
+                return false; // `@width /2`: an instance or global variable
+            }
             // (Looked for in the 16 KiB before: a method's locals, and no quadratic cost.)
             name.is_empty() || !assigned_before(&source[word.saturating_sub(16 << 10)..word], name)
         }
@@ -442,8 +446,9 @@ fn literal_may_start(source: &[u8], i: usize) -> bool {
     }
 }
 
-/// Whether `name = …` (an assignment, not `==`) or `|name|` (a block parameter) occurs
-/// in `code`: `name` is a local variable there.
+/// Whether `name` is a local variable in `code`: assigned (`name = …`, `name ||= …`,
+/// `name, other = …`), or a parameter (`|name|`, `def f(name)`), or passed on
+/// (`f(name, …)`) — a method taking a literal (`must_match /x/`) is none of these.
 fn assigned_before(code: &[u8], name: &[u8]) -> bool {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     memchr::memmem::find_iter(code, name).any(|at| {
@@ -452,11 +457,14 @@ fn assigned_before(code: &[u8], name: &[u8]) -> bool {
             return false;
         }
         let rest = code[end..].trim_ascii_start();
-        let param = at > 0 && matches!(code[at - 1], b'|' | b',' | b' ') && rest.starts_with(b"|");
-        param
-            || (rest.starts_with(b"=") && !rest.starts_with(b"==") && !rest.starts_with(b"=~"))
-            || rest.starts_with(b"+=")
-            || rest.starts_with(b"-=")
+        let op = rest
+            .iter()
+            .take_while(|b| b"+-*/%|&^<>".contains(b))
+            .count();
+        let assigns = rest.get(op) == Some(&b'=')
+            && !matches!(rest.get(op + 1), Some(b'=' | b'~' | b'>'))
+            && (op > 0 || !matches!(rest.get(1), Some(b'=')));
+        assigns || matches!(rest.first(), Some(b',' | b'|' | b')'))
     })
 }
 
@@ -554,6 +562,16 @@ mod tests {
         let src = "n = 4\nm = n /2; skip; x = 3/1\nk = n %(2); pending; y = (1)\n";
         let out = strip(src.as_bytes(), &RUBY);
         assert!(out.contains("skip") && out.contains("pending"), "{out}");
+        // A multiple or compound assignment, an instance variable, a `;` in the "regex".
+        for src in [
+            "w, h = size\nr = w /h; skip; q = r/2\n",
+            "@w ||= 1920\nh = @w /2; skip; t = @w/3\n",
+            "n ||= 2\nh = n /2; skip; t = n/3\n",
+            "h = width /2; skip; t = width/3\n",
+        ] {
+            let out = strip(src.as_bytes(), &RUBY);
+            assert!(out.contains("skip"), "{out}");
+        }
     }
 
     #[test]

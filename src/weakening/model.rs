@@ -133,6 +133,9 @@ pub struct Model<'a> {
     keys: Vec<OnceLock<(String, Strength)>>,
     /// Whether any check is read from a comment (see [`Model::comment_keys`]).
     comment_checks: bool,
+    /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
+    /// not checks, and their calls are not helper calls either.
+    groups: Vec<Range<usize>>,
 }
 
 impl<'a> Model<'a> {
@@ -152,6 +155,7 @@ impl<'a> Model<'a> {
             file_skips: Vec::new(),
             keys: Vec::new(),
             comment_checks: false,
+            groups: Vec::new(),
         };
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
@@ -223,8 +227,9 @@ impl<'a> Model<'a> {
             depth > 0 && (blocks > 1 || !checks::expects_failure(&String::from_utf8_lossy(outer)))
         }
         let code = self.src.b();
-        let (mut last_start, mut last_end) = (0, 0);
-        let mut checks = Vec::new();
+        let (mut last_start, mut last_end, mut outer) = (0, 0, 0);
+        let mut checks: Vec<Check> = Vec::new();
+        let mut containers: Vec<usize> = Vec::new();
         for m in rules.checks.find_iter(code) {
             let mut start =
                 m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
@@ -260,8 +265,10 @@ impl<'a> Model<'a> {
                 continue;
             }
             let end = extent(code, start, m.end(), self.language);
-            if !nested {
-                (last_start, last_end) = (start, end);
+            if nested {
+                containers.push(outer);
+            } else {
+                (last_start, last_end, outer) = (start, end, checks.len());
             }
             checks.push(Check {
                 receiver: receiver.min(start),
@@ -269,6 +276,16 @@ impl<'a> Model<'a> {
                 line: self.src.line_of(start),
                 kind: CheckKind::Call,
             });
+        }
+        // A check whose callback holds checks of its own (`assertAll(() -> {…})`,
+        // `expect(() => {…}).not.toThrow()`) only groups them: counted, it would stand in
+        // for a check deleted beside them. An expected error stays a check of its own.
+        containers.dedup();
+        for &c in containers.iter().rev() {
+            let text = String::from_utf8_lossy(&code[checks[c].span.clone()]);
+            if !checks::expects_failure(&text) {
+                self.groups.push(checks.remove(c).span);
+            }
         }
         let read = checks.len();
         if self.language == Language::JavaScript {
@@ -730,6 +747,7 @@ impl<'a> Model<'a> {
                 .checks
                 .iter()
                 .any(|&c| self.checks[c].span.contains(&at))
+                && !self.groups.iter().any(|g| g.contains(&at))
         });
         let mut names: Vec<&str> = out.into_iter().map(|(n, _)| n).collect();
         names.sort_unstable();

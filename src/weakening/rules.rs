@@ -8,7 +8,8 @@
 //! rewrites that bring two spellings of the same check to one canonical text, so that
 //! `assert_eq!(x, true)` and `assert!(x)` are the same check. Templates use `A`, `B`,
 //! `C`, `T` for balanced sub-expressions (the same letter twice must match the same
-//! text) and `..` for "any further arguments".
+//! text), `P`, `Q` for plain operands (no operator at their top level) and `..` for
+//! "any further arguments".
 
 use regex::bytes::Regex;
 
@@ -691,13 +692,13 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     // `assertEquals` calls `expected.equals(actual)`: the same check spelled out.
     (
         Language::Java,
-        "assertTrue(A.equals(B))",
-        "assertEquals(A, B)",
+        "assertTrue(P.equals(Q))",
+        "assertEquals(P, Q)",
     ),
     (
         Language::Java,
-        "assertFalse(A.equals(B))",
-        "assertNotEquals(A, B)",
+        "assertFalse(P.equals(Q))",
+        "assertNotEquals(P, Q)",
     ),
     (Language::Java, "assertTrue(A)", "assertThat(A).isTrue()"),
     (Language::Java, "assertFalse(A)", "assertThat(A).isFalse()"),
@@ -764,13 +765,13 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::CSharp, "A.ShouldNotBeNull()", "Assert.NotNull(A)"),
     (
         Language::CSharp,
-        "Assert.True(A.Equals(B))",
-        "Assert.Equal(A, B)",
+        "Assert.True(P.Equals(Q))",
+        "Assert.Equal(P, Q)",
     ),
     (
         Language::CSharp,
-        "Assert.False(A.Equals(B))",
-        "Assert.NotEqual(A, B)",
+        "Assert.False(P.Equals(Q))",
+        "Assert.NotEqual(P, Q)",
     ),
     (Language::CSharp, "Assert.Equal(true, A)", "Assert.True(A)"),
     (
