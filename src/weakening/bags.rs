@@ -289,12 +289,18 @@ impl Repeats {
     }
 }
 
+/// A check's key without its repeat mark, and which repeat it is (`K #2` → `K`, 2;
+/// `K` → `K`, 0).
+pub(super) fn repeat_of(key: &str) -> (&str, usize) {
+    key.rsplit_once(" #")
+        .and_then(|(base, n)| Some((base, n.parse().ok()?)))
+        .unwrap_or((key, 0))
+}
+
 /// A check's key without its repeat mark (`K #2` → `K`): a check moved to another
 /// test may be its first occurrence there.
 pub(super) fn unrepeated(key: &str) -> &str {
-    key.rsplit_once(" #")
-        .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        .map_or(key, |(base, _)| base)
+    repeat_of(key).0
 }
 
 /// Where `unit` first calls `name`.

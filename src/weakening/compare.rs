@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use similar::{DiffOp, TextDiff};
 
-use super::bags::{Appeared, Item, bag, bag_of, unrepeated};
+use super::bags::{Appeared, Item, bag, bag_of, repeat_of, unrepeated};
 use super::checks::{self, Strength};
 use super::model::{Model, Role, SkipKind, Unit};
 use super::opaque;
@@ -240,13 +240,11 @@ pub(super) fn compare_bags(
     // into a helper the test now calls for each value, or into a loop over the values,
     // still runs once per value.
     let per_call = |i: &Item| {
-        i.key.rsplit_once(" #").is_some_and(|(base, n)| {
-            n.parse::<usize>().is_ok_and(|n| {
-                after
-                    .iter()
-                    .any(|a| a.key == base && ((!a.own && a.calls > n) || a.looped))
-            })
-        })
+        let (base, n) = repeat_of(&i.key);
+        n > 0
+            && after
+                .iter()
+                .any(|a| a.key == base && ((!a.own && a.calls > n) || a.looped))
     };
     let mut seen = HashSet::new();
     let lost: Vec<&Item> = before

@@ -9,6 +9,7 @@
 //! `units`, the skips and the tests each governs in `skips`; here are the model, its
 //! checks, and what a check or a unit calls.
 
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -138,6 +139,59 @@ pub struct Model<'a> {
     groups: Vec<Range<usize>>,
 }
 
+/// The check later checks may sit inside (`assert.rejects(fn, (err) => {` and then
+/// `assert.equal(err.name, …)`), read forward once as they come.
+#[derive(Default)]
+struct Outer {
+    start: usize,
+    end: usize,
+    /// Its index among the checks found.
+    index: usize,
+    /// How far its text was read, the brace depth there, and how many blocks (callbacks)
+    /// it opened at its own level.
+    read: usize,
+    depth: i32,
+    blocks: usize,
+    /// Whether it expects an error (asked once: its name is fixed once a block is open).
+    failure: Option<bool>,
+}
+
+impl Outer {
+    fn new(start: usize, end: usize, index: usize) -> Outer {
+        Outer {
+            start,
+            end,
+            index,
+            read: start,
+            ..Outer::default()
+        }
+    }
+
+    /// Whether a check at `at` inside it is a check of its own: it sits in a block
+    /// (a callback) left open, and not in the one callback of an expected error
+    /// (`assertThrows(E.class, () -> {`: the action expected to fail;
+    /// `assert.rejects(fn, (err) => {`: its second callback checks the error).
+    fn runs_own_check_at(&mut self, code: &[u8], at: usize) -> bool {
+        for &b in &code[self.read..at] {
+            match b {
+                b'{' => {
+                    self.blocks += usize::from(self.depth == 0);
+                    self.depth += 1;
+                }
+                b'}' => self.depth -= 1,
+                _ => {}
+            }
+        }
+        self.read = at;
+        let (start, failure) = (self.start, &mut self.failure);
+        self.depth > 0
+            && (self.blocks > 1
+                || !*failure.get_or_insert_with(|| {
+                    checks::expects_failure(&String::from_utf8_lossy(&code[start..at]))
+                }))
+    }
+}
+
 impl<'a> Model<'a> {
     /// Reads `raw` as `rules.language`.
     pub fn new(raw: &'a [u8], rules: &Rules) -> Model<'a> {
@@ -208,35 +262,17 @@ impl<'a> Model<'a> {
     }
 
     fn find_checks(&mut self, rules: &Rules) {
-        /// Whether the check begun with `outer` runs what follows as a check of its own:
-        /// `outer` leaves a block open (a callback), and not the one callback of an
-        /// expected error (`assertThrows(E.class, () -> {`: the action expected to fail;
-        /// `assert.rejects(fn, (err) => {`: its second callback checks the error).
-        fn own_check_inside(outer: &[u8]) -> bool {
-            let (mut depth, mut blocks) = (0i32, 0);
-            for &b in outer {
-                match b {
-                    b'{' => {
-                        blocks += usize::from(depth == 0);
-                        depth += 1;
-                    }
-                    b'}' => depth -= 1,
-                    _ => {}
-                }
-            }
-            depth > 0 && (blocks > 1 || !checks::expects_failure(&String::from_utf8_lossy(outer)))
-        }
         let code = self.src.b();
-        let (mut last_start, mut last_end, mut outer) = (0, 0, 0);
+        let mut outer = Outer::default();
         let mut checks: Vec<Check> = Vec::new();
-        let mut containers: Vec<usize> = Vec::new();
+        let mut containers: HashSet<usize> = HashSet::new();
         for m in rules.checks.find_iter(code) {
             let mut start =
                 m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
             let dot = code[start] == b'.';
             let receiver = if dot {
-                receiver_start(code, start, last_end)
+                receiver_start(code, start, outer.end)
             } else {
                 start
             };
@@ -250,9 +286,8 @@ impl<'a> Model<'a> {
             // Inside the previous check (`expect.any(…)` in `toEqual(…)`), unless it is a
             // statement of a callback that check takes (`assert.rejects(fn, (err) => {`
             // then `assert.equal(err.name, …)` on a line of its own): a check of its own.
-            let nested = start < last_end;
-            if nested && !(at_line_start(code, start) && own_check_inside(&code[last_start..start]))
-            {
+            let nested = start < outer.end;
+            if nested && !(at_line_start(code, start) && outer.runs_own_check_at(code, start)) {
                 continue;
             }
             if declares(code, start) {
@@ -266,9 +301,9 @@ impl<'a> Model<'a> {
             }
             let end = extent(code, start, m.end(), self.language);
             if nested {
-                containers.push(outer);
+                containers.insert(outer.index);
             } else {
-                (last_start, last_end, outer) = (start, end, checks.len());
+                outer = Outer::new(start, end, checks.len());
             }
             checks.push(Check {
                 receiver: receiver.min(start),
@@ -280,13 +315,18 @@ impl<'a> Model<'a> {
         // A check whose callback holds checks of its own (`assertAll(() -> {…})`,
         // `expect(() => {…}).not.toThrow()`) only groups them: counted, it would stand in
         // for a check deleted beside them. An expected error stays a check of its own.
-        containers.dedup();
-        for &c in containers.iter().rev() {
-            let text = String::from_utf8_lossy(&code[checks[c].span.clone()]);
-            if !checks::expects_failure(&text) {
-                self.groups.push(checks.remove(c).span);
+        containers.retain(|&c| {
+            !checks::expects_failure(&String::from_utf8_lossy(&code[checks[c].span.clone()]))
+        });
+        let mut index = 0;
+        checks.retain(|c| {
+            index += 1;
+            let group = containers.contains(&(index - 1));
+            if group {
+                self.groups.push(c.span.clone());
             }
-        }
+            !group
+        });
         let read = checks.len();
         if self.language == Language::JavaScript {
             checks.extend(self.expect_error_directives());
