@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::checks::{self, Strength};
 use super::model::{Model, Role, Unit};
-use super::rules::Rules;
-use super::{At, File};
+use super::rules::{Language, Rules};
+use super::{At, File, setup};
 
 /// A check as compared: canonical text, strength, where, and how many cases it covers.
 #[derive(Debug, Clone)]
@@ -31,6 +31,8 @@ pub(super) struct Item {
     pub(super) calls: usize,
     /// Whether it sits in a loop (runs once per row).
     pub(super) looped: bool,
+    /// Whether it only checks the test's own setup (`setup`): not lost when it goes.
+    pub(super) setup: bool,
 }
 
 impl Item {
@@ -55,6 +57,7 @@ impl Item {
             alt: None,
             calls: 1,
             looped: false,
+            setup: false,
         }
     }
 }
@@ -124,9 +127,14 @@ fn checks_made(key: &str) -> usize {
 pub(super) fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
-    collect(
-        model, unit, rules, 0, unit.cases, 1, true, &mut seen, &mut out,
-    );
+    // A Go test's cases are its subtests, the rows of the table its loop runs: the
+    // checks in that loop count once per row already, and those outside it run once.
+    let cases = if model.language == Language::Go {
+        1
+    } else {
+        unit.cases
+    };
+    collect(model, unit, rules, 0, cases, 1, true, &mut seen, &mut out);
     out
 }
 
@@ -171,6 +179,12 @@ fn collect(
             continue;
         }
         let (key, strength) = model.check_key(c, rules);
+        // An error check of the test's own setup checks the machine, not the code.
+        let setup = model.language == Language::Go
+            && setup::go_setup_error(
+                &key,
+                &model.src.code[unit.span.start..model.checks[c].span.start],
+            );
         // (A check in a loop already counts once per row.)
         let in_loop = model.in_loop(unit, c);
         let key = if in_loop {
@@ -204,6 +218,7 @@ fn collect(
             alt: model.alternative(unit, c),
             calls,
             looped: in_loop,
+            setup,
         });
     }
     if depth >= 3 {

@@ -114,18 +114,34 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     for (fi, mut gone) in files_sorted {
         let file = &read[fi];
         let Some(old) = &file.old else { continue };
+        // A test that was always skipped (`@Disabled`, `xit`, an unconditional skip on
+        // its file) ran nowhere before the change: deleting it loses no check. Skipping
+        // it was the weakening, and that change was judged when it was made.
+        gone.retain(|&u| !old.never_runs(&old.units[u]));
+        if gone.is_empty() {
+            continue;
+        }
         // A duplicate removed loses nothing: the same body under another name, or one
         // whose every statement another test still in the file runs, in the same order
         // (a test that does all it did and more); or ran before the change (a test
         // still in the file, whose own changes are compared on their own).
-        if let Some(new) = &file.new {
+        // Tests of the other files of the change count too (a file of copies for an
+        // older compiler deleted once its rows are back in the main tests).
+        {
             let still_there = pairs
                 .iter()
                 .filter(|(o, n)| o.0 == fi && n.0 == fi)
                 .map(|(o, _)| body_lines(old, &old.units[o.1]));
-            let kept: Vec<Vec<String>> = live_tests(new)
-                .filter(|&u| !new.units[u].checks.is_empty() && !new.never_runs(&new.units[u]))
-                .map(|u| body_lines(new, &new.units[u]))
+            let kept: Vec<Vec<String>> = read
+                .iter()
+                .filter_map(|f| f.new.as_ref())
+                .flat_map(|new| {
+                    live_tests(new)
+                        .filter(|&u| {
+                            !new.units[u].checks.is_empty() && !new.never_runs(&new.units[u])
+                        })
+                        .map(|u| body_lines(new, &new.units[u]))
+                })
                 .chain(still_there)
                 .collect();
             gone.retain(|&u| {

@@ -604,6 +604,40 @@ fn compared(text: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The value a check says no more than exists of (`assert x is not None` → `x`,
+/// [`rules::NON_NULL`](super::rules::NON_NULL)), if that is all it says.
+pub fn exists_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
+    rules.non_null.iter().find_map(|t| {
+        let binds = match_template(t, key)?;
+        let (s, e) = bound(&binds, &Piece::Hole(b'A'))?;
+        Some(&key[s..e]).filter(|v| !literal(v))
+    })
+}
+
+/// Whether the check `key` fails when `value` is missing: it reads through the value
+/// (`value.name`, `value[0]`, `value.Error()`; not `value?.name`, and not a check
+/// method called on it, `value.ShouldBe(…)`, `value.must_equal …`, which a missing value
+/// can pass) or is a check that needs its operand ([`rules::NEEDS_VALUE`](super::rules::NEEDS_VALUE)).
+pub fn needs(key: &str, value: &str, rules: &Rules) -> bool {
+    let before = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '@' | '.' | '?');
+    let check_method = ["Should", "should", "must_", "wont_", "Must"];
+    let reads = key.match_indices(value).any(|(at, _)| {
+        let rest = &key[at + value.len()..];
+        !key[..at].ends_with(before)
+            && (rest.starts_with('[')
+                || rest.strip_prefix('.').is_some_and(|member| {
+                    member.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                        && !check_method.iter().any(|m| member.starts_with(m))
+                }))
+    });
+    reads
+        || rules.needs_value.iter().any(|t| {
+            match_template(t, key)
+                .and_then(|binds| bound(&binds, &Piece::Hole(b'A')))
+                .is_some_and(|(s, e)| &key[s..e] == value)
+        })
+}
+
 /// Whether a subject is a literal (a number, string, collection or constant): two
 /// checks naming the same literal are not thereby about the same value.
 pub fn literal(subject: &str) -> bool {
@@ -1256,12 +1290,13 @@ pub fn expects_failure(key: &str) -> bool {
         .iter()
         .any(|r| outer.starts_with(r));
     // Callees, not receivers (`error` in `error.ShouldBeOfType<E>()` is a value).
-    let names = outer
+    let names: Vec<&str> = outer
         .split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.ends_with('.'))
-        .map(|w| w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_')));
+        .map(|w| w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .collect();
     outer.contains(".rejects.")
-        || names.into_iter().any(|name| {
+        || names.iter().any(|&name| {
             (["raise", "throw", "reject", "panic"]
                 .iter()
                 .any(|w| name.contains(w))
@@ -1272,6 +1307,13 @@ pub fn expects_failure(key: &str) -> bool {
                     )))
                 && !name.contains("not")
                 && !name.contains("nothing")
+        })
+        // An expected warning pins an error path the same way (`pytest.warns(W)`,
+        // `assertWarns(W)`): a raise turned into a warning is a behaviour changed.
+        || names.iter().any(|&name| {
+            name == "warns"
+                || name == "deprecated_call"
+                || name.starts_with("assertwarns")
         })
 }
 

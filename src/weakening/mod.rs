@@ -26,6 +26,7 @@ mod matching;
 pub mod model;
 mod opaque;
 pub mod rules;
+mod setup;
 mod skips;
 mod source;
 mod units;
@@ -385,8 +386,10 @@ impl Loaded<'_> {
         };
         let Some(new) = new else { return true };
         let r = rules.get(self.language);
+        let lines = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
         r.defs.find_iter(old).count() > r.defs.find_iter(new).count()
             || memchr::memmem::find(old, b"def test").is_some() // renamed classes
+            || lines(old) > lines(new) // table rows moved out
     }
 }
 

@@ -17,7 +17,7 @@ use super::checks::{self, Strength};
 use super::rules::{GO_PRINTS, GO_TEXT_CONVERSIONS};
 use super::rules::{Language, Rules};
 pub use super::source::Source;
-use super::source::{at_line_start, extent, matching_open, rows_in};
+use super::source::{at_line_start, extent, go_table_rows, matching_open, rows_in};
 use super::units::{example_body, find_units, go_example_output};
 
 /// What a unit is to the runner.
@@ -546,7 +546,9 @@ impl<'a> Model<'a> {
                     || header.contains(".forEach(")
                     || header.contains(".each(")
                     || header.contains(".map(")
-                    || header.contains(".Run(")
+                    // A subtest per row (`t.Run(tc.name, func(t *testing.T) {`); not
+                    // any call named `Run` (`if err := cmd.Run(…); err != nil {`).
+                    || (header.contains(".Run(") && header.contains("testing."))
                 {
                     return true;
                 }
@@ -704,7 +706,19 @@ impl<'a> Model<'a> {
     /// Rows of the largest table in a unit (a literal list of tuples, structs or
     /// arrays with two or more rows), or 1.
     pub fn rows(&self, unit: &Unit) -> usize {
-        rows_in(&self.src.b()[unit.span.clone()]).max(1)
+        let code = &self.src.b()[unit.span.clone()];
+        let start = unit.span.start;
+        let has_check = |body: &[u8]| {
+            let at = body.as_ptr() as usize - code.as_ptr() as usize + start;
+            let span = at..at + body.len();
+            self.checks.iter().any(|c| span.contains(&c.span.start))
+        };
+        if self.language == Language::Go
+            && let Some(rows) = go_table_rows(code, &has_check, false)
+        {
+            return rows.max(1);
+        }
+        rows_in(code).max(1)
     }
 
     /// The canonical text of a check, and its strength.

@@ -143,15 +143,26 @@ pub fn is_test_path(path: &[u8]) -> bool {
             }
             continue;
         }
-        let stem = component.split(|&b| b == b'.').next().unwrap_or(component);
-        return stem.starts_with(b"test_")
-            || stem.ends_with(b"_test")
-            || stem.ends_with(b"_tests")
-            || stem.ends_with(b"_spec")
-            || stem == b"conftest"
-            || (stem.starts_with(b"Test") && stem.len() > 4)
-            || (stem.ends_with(b"Test") && stem.len() > 4)
-            || stem.ends_with(b"Tests")
+        // The name before its first dot (`test_x` in `test_x.py`, `a` in `a.test.js`)
+        // and before its last (`compare_go1.17_test` in `compare_go1.17_test.go`, a
+        // Go test file built only by newer compilers).
+        let first = component.split(|&b| b == b'.').next().unwrap_or(component);
+        let last = component
+            .iter()
+            .rposition(|&b| b == b'.')
+            .map_or(component, |dot| &component[..dot]);
+        let named = |stem: &[u8]| {
+            stem.starts_with(b"test_")
+                || stem.ends_with(b"_test")
+                || stem.ends_with(b"_tests")
+                || stem.ends_with(b"_spec")
+                || stem == b"conftest"
+                || (stem.starts_with(b"Test") && stem.len() > 4)
+                || (stem.ends_with(b"Test") && stem.len() > 4)
+                || stem.ends_with(b"Tests")
+        };
+        return named(first)
+            || named(last)
             || contains(component, b".test.")
             || contains(component, b".spec.");
     }
@@ -249,6 +260,10 @@ pub struct Rules {
     pub tautologies: Vec<Template>,
     /// Checks whose two operands may be swapped (`assert a == b` ≡ `assert b == a`).
     pub symmetric: Vec<Template>,
+    /// Checks that only say a value exists ([`NON_NULL`]).
+    pub non_null: Vec<Template>,
+    /// Checks that fail when their operand is missing ([`NEEDS_VALUE`]).
+    pub needs_value: Vec<Template>,
 }
 
 struct Patterns {
@@ -296,10 +311,10 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Go => Patterns {
             defs: r"(?m)^func[ \t]+(?:\([^)]*\)[ \t]*)?\w+",
-            checks: r"\b(?:t|tb|tt|b|f|c|s)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)[ \t]*\(|\b(?:assert|require)\.[A-Z]\w*[ \t]*\(|\b\w+\.(?:Require|Assert)\(\)\.\w+[ \t]*\(|\b(?:s|suite|ts)\.(?:Equal|EqualValues|Exactly|NotEqual|Same|NotSame|True|False|Nil|NotNil|NoError|Error|ErrorIs|ErrorAs|ErrorContains|EqualError|Len|Empty|NotEmpty|Zero|NotZero|Contains|NotContains|ElementsMatch|Subset|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|InDelta|InEpsilon|JSONEq|YAMLEq|Regexp|IsType|Implements|Panics|NotPanics|PanicsWithValue|Eventually|Never|Condition|Fail|FailNow|FileExists|DirExists)[ \t]*\(|\b(?:qt|c)\.(?:Assert|Check)[ \t]*\(",
+            checks: r"\b(?:t|tb|tt|b|f|c|s)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)[ \t]*\(|\b(?:assert|require)\.(?:[A-MO-Z]\w*|N(?:[a-df-z0-9_]\w*|e(?:[a-vx-z0-9_]\w*|w\w+)?)?)[ \t]*\(|\br\.(?:Equal|EqualValues|Exactly|NotEqual|True|False|Nil|NotNil|NoError|ErrorIs|ErrorAs|ErrorContains|EqualError|Empty|NotEmpty|Zero|NotZero|ElementsMatch|Greater|GreaterOrEqual|Less|LessOrEqual|Panics|NotPanics)[ \t]*\(|\b\w+\.(?:Require|Assert)\(\)\.\w+[ \t]*\(|\b(?:s|suite|ts)\.(?:Equal|EqualValues|Exactly|NotEqual|Same|NotSame|True|False|Nil|NotNil|NoError|Error|ErrorIs|ErrorAs|ErrorContains|EqualError|Len|Empty|NotEmpty|Zero|NotZero|Contains|NotContains|ElementsMatch|Subset|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|InDelta|InEpsilon|JSONEq|YAMLEq|Regexp|IsType|Implements|Panics|NotPanics|PanicsWithValue|Eventually|Never|Condition|Fail|FailNow|FileExists|DirExists)[ \t]*\(|\b(?:qt|c)\.(?:Assert|Check)[ \t]*\(",
             skips: r"\b(?:t|tb|tt|b|f|s)\.(?:Skip|Skipf|SkipNow)[ \t]*\(|\b(?:\w+\.)?(?:[Ss]kip\w*|Must\w+)[ \t]*\([ \t]*(?:t|tb|b)[ \t]*[,)]|\bos\.Exit[ \t]*\([ \t]*0[ \t]*\)",
             test_heads: r"[^\s\S]",
-            equality: r"^assert\.(?:Equal|EqualValues|Exactly|EqualError|JSONEq|YAMLEq|Same|InDelta|InEpsilon|ElementsMatch|Len|Empty|Zero)\(|^t\.Error\(.*(?:[^!=]!=[^=]|DeepEqual|Diff)",
+            equality: r"^assert\.(?:Equal|EqualValues|Exactly|EqualError|ErrorIs|JSONEq|YAMLEq|Same|InDelta|InEpsilon|ElementsMatch|Len|Empty|Zero)\(|^t\.Error\(.*(?:[^!=]!=[^=]|DeepEqual|Diff)",
             weak: r"^assert\.(?:True|False|NotNil|Nil|NotEmpty|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|NotZero|Contains|NotContains|NotEqual|NoError|Error|ErrorContains|Regexp|IsType|Implements|Subset)\(|^t\.Error\(.*(?:[<>]|==)",
             conditional: r"\bif\b|[Ss]kip\w|Must\w",
             inverting: r"[^\s\S]",
@@ -571,6 +586,8 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Go, "s.A(..)", "assert.A(s, ..)"),
     (Language::Go, "suite.A(..)", "assert.A(suite, ..)"),
     (Language::Go, "ts.A(..)", "assert.A(ts, ..)"),
+    // `r := require.New(t)` (`assert.New(t)`, a constructor, is not a check).
+    (Language::Go, "r.A(..)", "assert.A(r, ..)"),
     (Language::Go, "assert.A(B.T(), ..)", "assert.A(B, ..)"),
     (
         Language::Go,
@@ -624,6 +641,166 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert.Len(T, A, B)",
     ),
     (Language::Go, "t.Error(A != nil)", "assert.NoError(t, A)"),
+    // A failure message says nothing about what is checked (`assert.X(t, …, "msg", args…)`).
+    (Language::Go, "assert.Empty(T, A, ..)", "assert.Empty(T, A)"),
+    (
+        Language::Go,
+        "assert.NotEmpty(T, A, ..)",
+        "assert.NotEmpty(T, A)",
+    ),
+    (Language::Go, "assert.Zero(T, A, ..)", "assert.Zero(T, A)"),
+    (
+        Language::Go,
+        "assert.NotZero(T, A, ..)",
+        "assert.NotZero(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.Positive(T, A, ..)",
+        "assert.Positive(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.Negative(T, A, ..)",
+        "assert.Negative(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.Panics(T, A, ..)",
+        "assert.Panics(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.NotPanics(T, A, ..)",
+        "assert.NotPanics(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.FileExists(T, A, ..)",
+        "assert.FileExists(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.DirExists(T, A, ..)",
+        "assert.DirExists(T, A)",
+    ),
+    (
+        Language::Go,
+        "assert.EqualValues(T, A, B, ..)",
+        "assert.EqualValues(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Exactly(T, A, B, ..)",
+        "assert.Exactly(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.NotEqual(T, A, B, ..)",
+        "assert.NotEqual(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.ErrorIs(T, A, B, ..)",
+        "assert.ErrorIs(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.ErrorAs(T, A, B, ..)",
+        "assert.ErrorAs(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.ErrorContains(T, A, B, ..)",
+        "assert.ErrorContains(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.EqualError(T, A, B, ..)",
+        "assert.EqualError(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Contains(T, A, B, ..)",
+        "assert.Contains(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.NotContains(T, A, B, ..)",
+        "assert.NotContains(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Greater(T, A, B, ..)",
+        "assert.Greater(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.GreaterOrEqual(T, A, B, ..)",
+        "assert.GreaterOrEqual(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Less(T, A, B, ..)",
+        "assert.Less(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.LessOrEqual(T, A, B, ..)",
+        "assert.LessOrEqual(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Same(T, A, B, ..)",
+        "assert.Same(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.NotSame(T, A, B, ..)",
+        "assert.NotSame(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.ElementsMatch(T, A, B, ..)",
+        "assert.ElementsMatch(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Subset(T, A, B, ..)",
+        "assert.Subset(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.JSONEq(T, A, B, ..)",
+        "assert.JSONEq(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Regexp(T, A, B, ..)",
+        "assert.Regexp(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.IsType(T, A, B, ..)",
+        "assert.IsType(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Implements(T, A, B, ..)",
+        "assert.Implements(T, A, B)",
+    ),
+    (Language::Go, "assert.Equal(T, 0, A)", "assert.Zero(T, A)"),
+    (Language::Go, "assert.Equal(T, A, 0)", "assert.Zero(T, A)"),
+    // `if x != true { t.Error(…) }` is `assert.True(t, x)`: Go compares only a bool
+    // with `true`, so the comparison pins nothing more than the truth.
+    (Language::Go, "t.Error(A != true)", "assert.True(t, A)"),
+    (Language::Go, "t.Error(true != A)", "assert.True(t, A)"),
+    (Language::Go, "t.Error(A == false)", "assert.True(t, A)"),
+    (Language::Go, "t.Error(false == A)", "assert.True(t, A)"),
+    (Language::Go, "t.Error(A != false)", "assert.False(t, A)"),
+    (Language::Go, "t.Error(false != A)", "assert.False(t, A)"),
+    (Language::Go, "t.Error(A == true)", "assert.False(t, A)"),
+    (Language::Go, "t.Error(true == A)", "assert.False(t, A)"),
     // Java / Kotlin: qualified names, booleans, null, sizes.
     // A failure is a failure, whatever its message.
     (Language::Java, "throw new AssertionError(..)", "fail()"),
@@ -871,6 +1048,40 @@ pub const TAUTOLOGIES: &[(Language, &str)] = &[
     (Language::CSharp, "Assert.True(true)"),
 ];
 
+/// Canonical checks that only say a value `A` exists (not null, nil or None). Another
+/// check of the same test that reads through `A` (`A.name`, `A[0]`, `A.Error()`) fails
+/// the test when `A` is missing, so it says as much (see [`NEEDS_VALUE`] for checks
+/// that fail on a missing operand without reading through it).
+pub const NON_NULL: &[(Language, &str)] = &[
+    (Language::Python, "assert A is not None"),
+    (Language::JavaScript, "expect(A).toBeDefined()"),
+    (Language::JavaScript, "expect(A).not.toBeNull()"),
+    (Language::JavaScript, "expect(A).not.toBeUndefined()"),
+    (Language::Go, "assert.NotNil(T, A)"),
+    (Language::Go, "assert.Error(T, A)"),
+    (Language::Go, "t.Error(A == nil)"),
+    (Language::Java, "assertNotNull(A)"),
+    (Language::Java, "assertThat(A).isNotNull()"),
+    (Language::Ruby, "refute_nil(A)"),
+    (Language::Ruby, "refute_nil A"),
+    (Language::Ruby, "expect(A).not_to be_nil"),
+    (Language::Ruby, "expect(A).to_not be_nil"),
+    (Language::Ruby, "A.wont_be_nil"),
+    (Language::CSharp, "Assert.NotNull(A)"),
+    (Language::CSharp, "Assert.IsNotNull(A)"),
+    (Language::CSharp, "A.ShouldNotBeNull()"),
+    (Language::CSharp, "A.Should().NotBeNull()"),
+];
+
+/// Canonical checks that fail when their operand `A` is missing (a nil error has no
+/// message to contain): they say that `A` exists, as a [`NON_NULL`] check does.
+pub const NEEDS_VALUE: &[(Language, &str)] = &[
+    (Language::Go, "assert.ErrorContains(T, A, B)"),
+    (Language::Go, "assert.EqualError(T, A, B)"),
+    (Language::Go, "assert.ErrorIs(T, A, B)"),
+    (Language::Go, "assert.ErrorAs(T, A, B)"),
+];
+
 /// Checks whose two operands (`A`, `B`) can be swapped without changing what they
 /// check: the canonical text orders them.
 pub const SYMMETRIC: &[(Language, &str)] = &[
@@ -1022,18 +1233,21 @@ impl Rules {
                 .filter(|(l, _, _)| *l == language)
                 .map(|(_, from, to)| (Template::parse(from), Template::parse(to)))
                 .collect(),
-            tautologies: TAUTOLOGIES
-                .iter()
-                .filter(|(l, _)| *l == language)
-                .map(|(_, t)| Template::parse(t))
-                .collect(),
-            symmetric: SYMMETRIC
-                .iter()
-                .filter(|(l, _)| *l == language)
-                .map(|(_, t)| Template::parse(t))
-                .collect(),
+            tautologies: of_language(TAUTOLOGIES, language),
+            symmetric: of_language(SYMMETRIC, language),
+            non_null: of_language(NON_NULL, language),
+            needs_value: of_language(NEEDS_VALUE, language),
         }
     }
+}
+
+/// The templates of one language in a table.
+fn of_language(table: &[(Language, &str)], language: Language) -> Vec<Template> {
+    table
+        .iter()
+        .filter(|(l, _)| *l == language)
+        .map(|(_, t)| Template::parse(t))
+        .collect()
 }
 
 /// A built-in pattern made fast and extended with literal markers.
@@ -1146,6 +1360,9 @@ mod tests {
             "lib/user_spec.rb",
             "Invoice.Tests/RateTests.cs",
             "src/FluentValidation.Tests/CascadeTester.cs",
+            // A dot before the test suffix (Go builds it as a test file).
+            "assert/assertion_compare_go1.17_test.go",
+            "pkg/v1.2_test.go",
         ] {
             assert!(is_test_path(yes.as_bytes()), "{yes}");
         }
@@ -1156,6 +1373,8 @@ mod tests {
             "Test.java",
             "latest.py",
             "src/attest.rs",
+            "src/v1.2.py",
+            "docs/test.v2.md.txt",
         ] {
             assert!(!is_test_path(no.as_bytes()), "{no}");
         }

@@ -9,6 +9,23 @@ use super::model::{Model, Role, Skip, SkipKind, Unit};
 use super::rules::{Language, Rules};
 use super::source::{Source, at_line_start, enclosing_indent_block, extent};
 
+/// Whether a pytest mark's arguments (`after` starts right after
+/// `@pytest.mark.xfail`) begin with a condition: `xfail(sys.platform == "win32", …)`,
+/// `skip(condition=…)`. A reason or options alone (`xfail(reason="…")`,
+/// `xfail(strict=True)`) leave it unconditional.
+fn python_mark_condition(after: &str) -> bool {
+    let Some(args) = after.strip_prefix('(') else {
+        return false;
+    };
+    let first = args.trim_start();
+    let option = ["reason", "raises", "strict", "run"].iter().any(|o| {
+        first
+            .strip_prefix(o)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    });
+    !(first.starts_with(')') || first.starts_with(['"', '\'']) || option)
+}
+
 impl Model<'_> {
     /// Finds every skip marker and attaches each to the tests it governs.
     pub(super) fn find_skips(&mut self, rules: &Rules) {
@@ -34,7 +51,10 @@ impl Model<'_> {
                     continue;
                 }
             }
-            let context = self.skip_context(line);
+            // `(cond ? it.skip : it)(…)`: a skip chosen by a condition.
+            let chosen = self.language == Language::JavaScript
+                && self.src.code[self.src.line_start(line)..start].contains('?');
+            let context = chosen || self.skip_context(line);
             let kind = if rules.inverting.is_match(full.as_bytes()) {
                 SkipKind::Inverting
             } else if rules.conditional.is_match(full.as_bytes())
@@ -50,6 +70,9 @@ impl Model<'_> {
                         "pytest.mark.skip" | "unittest.skip" | "pytest.mark.xfail" | "skip"
                     )
                     && !text.contains("expectedFailure"))
+                || (self.language == Language::Python
+                    && text.starts_with('@')
+                    && python_mark_condition(&self.src.code[m.end()..]))
             {
                 SkipKind::Conditional
             } else {
@@ -89,12 +112,18 @@ impl Model<'_> {
             .find(|&l| self.src.indent(l).is_some())
             .is_some_and(|l| {
                 let t = self.src.line_text(l).trim();
-                (t.starts_with("if ")
+                ((t.starts_with("if ")
                     || t.starts_with("if(")
                     || t.starts_with("elif ")
                     || t.starts_with("} else if")
                     || t.starts_with("unless "))
-                    && (t.ends_with(':') || t.ends_with('{') || !self.language.indented())
+                    && (t.ends_with(':') || t.ends_with('{') || !self.language.indented()))
+                    // In an error handler: the skip runs only when that error is raised
+                    // (`rescue LintError => e` / `skip e.message`).
+                    || t.starts_with("rescue")
+                    || t.starts_with("except")
+                    || t.starts_with("catch")
+                    || t.starts_with("} catch")
             })
     }
 

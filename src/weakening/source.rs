@@ -409,6 +409,224 @@ fn ruby_block_end(code: &[u8], start: usize) -> Option<usize> {
     None
 }
 
+/// Rows of the table a Go test ranges over to check each row (`for _, tc := range
+/// tests {` with a check or a `t.Run(` in the loop, which `checks` tells from the
+/// loop's block), where `tests` is a literal in the function (`tests :=
+/// []struct{…}{ {…}, {…} }`, a map literal) or the literal itself follows `range`.
+/// `None` when there is no such loop or its table is not a literal here: the largest
+/// list in the function ([`rows_in`]) may be an argument list (`cmd.Run(ctx,
+/// []string{"app", "-v"})`), not the table.
+///
+/// Without subtests (`rows_only`), only a table of rows counts (`{…}` struct literals,
+/// or map entries `"name": {…}`): a loop over plain values (`for _, h := range
+/// headers { assert.NotContains(t, h, secret) }`) checks one input's parts.
+pub(super) fn go_table_rows(
+    function: &[u8],
+    checks: &dyn Fn(&[u8]) -> bool,
+    rows_only: bool,
+) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = find(&function[from..], b"range ").map(|i| from + i) {
+        from = at + 6;
+        let word_before = at > 0 && is_word(function[at - 1]);
+        if word_before {
+            continue;
+        }
+        let rest = &function[from..];
+        let skip = rest.len() - rest.trim_ascii_start().len();
+        let start = from + skip;
+        let name_len = function[start..]
+            .iter()
+            .take_while(|&&b| is_word(b))
+            .count();
+        let (literal, body_open) = if name_len > 0
+            && function[start + name_len..]
+                .trim_ascii_start()
+                .starts_with(b"{")
+        {
+            // `range tests {`: the table is assigned in the function.
+            let name = &function[start..start + name_len];
+            let open = start
+                + name_len
+                + function[start + name_len..]
+                    .iter()
+                    .position(|&b| b == b'{')?;
+            (assigned_literal(&function[..at], name), open)
+        } else {
+            // `range []struct{…}{…} {`: the literal, then the loop's block.
+            match value_group(&function[start..]) {
+                Some((open, close)) => {
+                    let after = start + close + 1;
+                    let block = after + function[after..].iter().position(|&b| b == b'{')?;
+                    (Some(&function[start + open..=start + close]), block)
+                }
+                None => (None, start),
+            }
+        };
+        let body_end = matching_close(function, body_open).unwrap_or(function.len());
+        let body = &function[body_open..body_end];
+        if !checks(body) {
+            continue;
+        }
+        let group = literal?;
+        if rows_only && !rows_of_structs(group) {
+            return None;
+        }
+        return Some(elements(group));
+    }
+    None
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// The value braces of the literal assigned to `name` (`name := T{…}`, `name = T{…}`,
+/// `var name = T{…}`), the last assignment before the loop.
+fn assigned_literal<'c>(code: &'c [u8], name: &[u8]) -> Option<&'c [u8]> {
+    let mut found = None;
+    let mut from = 0;
+    while let Some(at) = find(&code[from..], name).map(|i| from + i) {
+        from = at + name.len();
+        if (at > 0 && (is_word(code[at - 1]) || code[at - 1] == b'.'))
+            || code.get(from).is_some_and(|&b| is_word(b))
+        {
+            continue;
+        }
+        let rest = code[from..].trim_ascii_start();
+        let value = rest
+            .strip_prefix(b":=")
+            .or_else(|| rest.strip_prefix(b"=").filter(|r| !r.starts_with(b"=")));
+        if let Some(value) = value {
+            let offset = code.len() - value.len();
+            found = value_group(value).map(|(o, c)| &code[offset + o..=offset + c]);
+        }
+    }
+    found
+}
+
+/// The value braces of the composite literal `text` starts with (`[]struct{…}{…}` →
+/// the second group; `struct` and `interface` braces belong to the type), as
+/// (open, close) offsets; `None` when `text` does not start with a literal.
+fn value_group(text: &[u8]) -> Option<(usize, usize)> {
+    let text_start = text.len() - text.trim_ascii_start().len();
+    let t = &text[text_start..];
+    if !(t.starts_with(b"[]")
+        || t.starts_with(b"map[")
+        || t.first().is_some_and(|b| b.is_ascii_alphabetic()))
+    {
+        return None;
+    }
+    let mut i = text_start;
+    while i < text.len() {
+        match text[i] {
+            b'{' => {
+                let head = text[..i].trim_ascii_end();
+                let close = matching_close(text, i)?;
+                if head.ends_with(b"struct") || head.ends_with(b"interface") {
+                    i = close + 1;
+                    continue;
+                }
+                return Some((i, close));
+            }
+            b'[' => i = matching_close(text, i)? + 1,
+            b'\n' | b';' | b'(' | b')' | b'=' => return None,
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Where the bracket opened at `open` closes.
+fn matching_close(code: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &b) in code.iter().enumerate().skip(open) {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether every element of a bracket group is a struct literal (`{…}`, `&T{…}`,
+/// `T{…}`) or a map entry whose value is one (`"name": {…}`).
+fn rows_of_structs(group: &[u8]) -> bool {
+    let inner = &group[1..group.len().saturating_sub(1)];
+    let mut depth = 0i32;
+    let mut element: Vec<u8> = Vec::new();
+    let mut all = true;
+    let mut any = false;
+    let mut judge = |e: &[u8]| {
+        let e = e.trim_ascii();
+        if e.is_empty() {
+            return;
+        }
+        any = true;
+        let value = match e.iter().position(|&b| b == b':') {
+            Some(colon) if e.first().is_some_and(|&b| b == b'"' || b == b'`') => {
+                e[colon + 1..].trim_ascii()
+            }
+            _ => e,
+        };
+        let value = value.strip_prefix(b"&").unwrap_or(value);
+        let head = value.iter().take_while(|&&b| b != b'{').count();
+        all &= head < value.len()
+            && value[..head]
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+    };
+    for &b in inner {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                judge(&element);
+                element.clear();
+                continue;
+            }
+            _ => {}
+        }
+        element.push(b);
+    }
+    judge(&element);
+    any && all
+}
+
+/// Elements of a bracket group (`{a, b, c,}` → 3).
+fn elements(group: &[u8]) -> usize {
+    let inner = &group[1..group.len().saturating_sub(1)];
+    let mut depth = 0i32;
+    let mut count = 0;
+    let mut pending = false;
+    for &b in inner {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                pending = true;
+            }
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                count += usize::from(pending);
+                pending = false;
+            }
+            b if !b.is_ascii_whitespace() => pending = true,
+            _ => {}
+        }
+    }
+    count + usize::from(pending)
+}
+
 /// Rows of the largest literal table in `code`: a bracket group of two or more
 /// elements that are all themselves bracketed or quoted.
 pub(super) fn rows_in(code: &[u8]) -> usize {

@@ -208,3 +208,94 @@ fn ci_annotates_findings_at_their_line() {
         run.stdout
     );
 }
+
+/// A Go table test with three rows, and the same loop for a copy of the table in a
+/// file built only by newer compilers.
+const COMPARE_TEST: &str = "package cmp\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestCompare(t *testing.T) {\n\ttype customTime time.Time\n\tfor _, c := range []struct {\n\t\tless    interface{}\n\t\tgreater interface{}\n\t}{\n\t\t{less: 1, greater: 2},\n\t\t{less: \"a\", greater: \"b\"},\n\t\t{less: customTime(time.Now()), greater: customTime(time.Now().Add(time.Hour))},\n\t} {\n\t\tif compare(c.less, c.greater) != less {\n\t\t\tt.Errorf(\"%v is not less than %v\", c.less, c.greater)\n\t\t}\n\t}\n}\n";
+
+fn compare_without_time_row() -> String {
+    COMPARE_TEST
+        .replace("\ttype customTime time.Time\n", "")
+        .replace(
+            "\t\t{less: customTime(time.Now()), greater: customTime(time.Now().Add(time.Hour))},\n",
+            "",
+        )
+        .replace("\t\"testing\"\n\t\"time\"\n", "\t\"testing\"\n")
+}
+
+fn compare_for_newer_go() -> String {
+    COMPARE_TEST
+        .replace("package cmp\n", "//go:build go1.17\n\npackage cmp\n")
+        .replace("TestCompare(", "TestCompare17(")
+        .replace(
+            "\t\t{less: 1, greater: 2},\n\t\t{less: \"a\", greater: \"b\"},\n",
+            "",
+        )
+}
+
+fn go_compare_repo() -> TestRepo {
+    let repo = TestRepo::new();
+    repo.write("cmp_test.go", COMPARE_TEST);
+    repo.commit_all("compare test");
+    repo
+}
+
+#[test]
+fn table_rows_moved_into_a_test_file_for_newer_go_are_not_removed() {
+    let repo = go_compare_repo();
+    repo.write("cmp_test.go", compare_without_time_row());
+    repo.write("cmp_go1.17_test.go", compare_for_newer_go());
+    repo.git(&["add", "-A"]);
+    let run = repo.guard(&["check"]);
+    assert!(!run.all().contains("test-removed"), "{}", run.all());
+}
+
+#[test]
+fn table_rows_deleted_are_removed_cases() {
+    let repo = go_compare_repo();
+    repo.write("cmp_test.go", compare_without_time_row());
+    repo.git(&["add", "-A"]);
+    let run = repo.guard(&["check"]);
+    assert!(
+        run.all()
+            .contains("test-removed cmp_test.go:7: `TestCompare`: 3 cases before, 2 after"),
+        "{}",
+        run.all()
+    );
+}
+
+#[test]
+fn a_test_file_deleted_once_its_rows_are_back_in_the_main_table_is_not_removed() {
+    let repo = go_compare_repo();
+    repo.write("cmp_test.go", compare_without_time_row());
+    repo.write("cmp_go1.17_test.go", compare_for_newer_go());
+    repo.commit_all("time rows only for go1.17");
+    repo.write("cmp_test.go", COMPARE_TEST);
+    repo.git(&["rm", "-q", "cmp_go1.17_test.go"]);
+    repo.git(&["add", "-A"]);
+    let run = repo.guard(&["check"]);
+    assert!(!run.all().contains("test-removed"), "{}", run.all());
+}
+
+#[test]
+fn a_skip_in_a_test_file_with_a_dot_before_its_suffix_is_caught() {
+    // `cmp_go1.17_test.go` is a Go test file: it was read as `cmp_go1` (not a test
+    // path), so a skip or a deleted check in it went unseen.
+    let repo = TestRepo::new();
+    repo.write("cmp_go1.17_test.go", compare_for_newer_go());
+    repo.commit_all("compare test for newer go");
+    repo.write(
+        "cmp_go1.17_test.go",
+        compare_for_newer_go().replace(
+            "func TestCompare17(t *testing.T) {\n",
+            "func TestCompare17(t *testing.T) {\n\tt.Skip()\n",
+        ),
+    );
+    repo.git(&["add", "-A"]);
+    let run = repo.guard(&["check"]);
+    assert!(
+        run.all().contains("skip-added cmp_go1.17_test.go:"),
+        "{}",
+        run.all()
+    );
+}

@@ -7,7 +7,9 @@ use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
 use std::ops::Range;
 
-use crate::weakening::source::{Source, at_line_start, extent, list_len, matching_open, rows_in};
+use crate::weakening::source::{
+    Source, at_line_start, extent, go_table_rows, list_len, matching_open, rows_in,
+};
 
 /// The units of a Rust, Go, Java or C# file.
 pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
@@ -253,7 +255,22 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 .filter_map(|a| head_text.find(a))
                 .map(|i| list_len(head_text.as_bytes(), i))
                 .sum(),
-            Language::Go if code[head..end].contains(".Run(") => rows_in(&b[head..end]),
+            // A table-driven test: the rows of the literal table a loop with checks
+            // or subtests ranges over; else, with subtests (`t.Run(name, func(t
+            // *testing.T) {…})`; a `.Run(` alone is any call of that name), the
+            // largest list in the function.
+            Language::Go => go_table_rows(
+                &b[head..end],
+                &|body| rules.checks.is_match(body) || subtests(&code[head..end]),
+                !subtests(&code[head..end]),
+            )
+            .unwrap_or_else(|| {
+                if subtests(&code[head..end]) {
+                    rows_in(&b[head..end])
+                } else {
+                    1
+                }
+            }),
             _ => 1,
         }
         .max(1);
@@ -274,6 +291,13 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         qualify(&mut units, &nested_classes(src));
     }
     units
+}
+
+/// Whether a Go function's text runs subtests: a `.Run(` and a function literal taking
+/// a `*testing.T` inside its body (the signature takes the first one).
+fn subtests(function: &str) -> bool {
+    let body = function.find('{').map_or("", |open| &function[open..]);
+    body.contains(".Run(") && body.contains("*testing.T")
 }
 
 /// The bodies of classes declared inside another class, with their names.
