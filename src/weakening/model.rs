@@ -288,6 +288,23 @@ impl<'a> Model<'a> {
             // then `assert.equal(err.name, …)` on a line of its own): a check of its own.
             let nested = start < outer.end;
             if nested && !(at_line_start(code, start) && outer.runs_own_check_at(code, start)) {
+                // An expected error in another check's arguments (`assertEquals("m",
+                // assertThrows(E.class, f).getMessage())`) fails by itself when nothing
+                // is thrown: a check of its own, and the outer check no group.
+                let end = extent(code, start, m.end(), self.language);
+                // (The call itself: `assertThrows(…)` in `assertThrows(…).getMessage()`.)
+                let call_end = code[start..end]
+                    .iter()
+                    .position(|&b| b == b'(')
+                    .map_or(end, |open| self.src.close_of(start + open).min(end));
+                if checks::expects_failure(&String::from_utf8_lossy(&code[start..call_end])) {
+                    checks.push(Check {
+                        receiver: receiver.min(start),
+                        span: start..end,
+                        line: self.src.line_of(start),
+                        kind: CheckKind::Call,
+                    });
+                }
                 continue;
             }
             if declares(code, start) {

@@ -577,6 +577,12 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert.strictEqual(A, true)",
         "assert.ok(A)",
     ),
+    // (`assert.equal(x, true)` → `assert.strictEqual(x, true)` is stricter, not looser.)
+    (
+        Language::JavaScript,
+        "assert.equal(A, true)",
+        "assert.ok(A)",
+    ),
     // Go: testify's require is assert that stops; booleans, nil and length.
     (Language::Go, "require.A", "assert.A"),
     // testify suites: `s.Require().X(…)`, `s.Assert().X(…)` and `s.X(…)` are

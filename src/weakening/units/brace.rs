@@ -172,6 +172,15 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     body = Some(extent(b, i, i + 1, Language::Java));
                     break;
                 }
+                // C#'s expression-bodied member (`public void X() => Y().ShouldBe(1);`):
+                // to its `;`.
+                b'=' if depth <= 0
+                    && language == Language::CSharp
+                    && b.get(i + 1) == Some(&b'>') =>
+                {
+                    body = statement_end(b, i + 2);
+                    break;
+                }
                 // Java/C# annotations and `throws` clauses may wrap; a blank line ends it.
                 b'\n'
                     if depth <= 0
@@ -291,6 +300,25 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         qualify(&mut units, &nested_classes(src));
     }
     units
+}
+
+/// Just past the `;` that ends the statement going on at `from` (brackets balanced).
+fn statement_end(b: &[u8], from: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, &c) in b.iter().enumerate().skip(from) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return None;
+                }
+            }
+            b';' if depth == 0 => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a Go function's text runs subtests: a `.Run(` and a function literal taking
