@@ -227,10 +227,18 @@ fn collect(
     for name in model.calls(unit) {
         // (An overload of the test's own name is another function: `testTouch()`
         // calling a helper `testTouch(IOConsumer<Path>)` that holds its checks.)
+        // Only from a call in its body: the test's own declaration is no call.
         let helper = model
             .units
             .iter()
-            .find(|u| u.role == Role::Helper && u.leaf == name && u.span != unit.span);
+            .find(|u| u.role == Role::Helper && u.leaf == name && u.span != unit.span)
+            .filter(|_| {
+                name != unit.leaf
+                    || model
+                        .call_sites(unit, name)
+                        .iter()
+                        .any(|(_, line)| *line > unit.line)
+            });
         if (name == unit.leaf && helper.is_none()) || !seen.insert(name.to_string()) {
             continue;
         }

@@ -619,12 +619,42 @@ pub fn exists_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
 /// method called on it, `value.ShouldBe(…)`, `value.must_equal …`, which a missing value
 /// can pass) or is a check that needs its operand ([`rules::NEEDS_VALUE`](super::rules::NEEDS_VALUE)).
 pub fn needs(key: &str, value: &str, rules: &Rules) -> bool {
+    // Not a check that may not look at the value (`x.a == 1 if x else True`,
+    // `expect(res && res.error)`).
+    if ["||", "&&", " or ", " and ", " if ", "?"]
+        .iter()
+        .any(|op| key.contains(op))
+    {
+        return false;
+    }
     let before = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '@' | '.' | '?');
-    let check_method = ["Should", "should", "must_", "wont_", "Must"];
+    // Methods a missing value answers (Ruby's `nil.to_s` is `""`): no read through it.
+    let check_method = [
+        "Should",
+        "should",
+        "must_",
+        "wont_",
+        "Must",
+        "to_s",
+        "to_a",
+        "to_h",
+        "to_i",
+        "to_f",
+        "inspect",
+        "nil?",
+        "class",
+        "frozen?",
+        "then",
+        "tap",
+        "is_a?",
+        "respond_to?",
+    ];
+    // A Go map read from nil is the zero value, not a panic.
+    let index = rules.language != Language::Go;
     let reads = key.match_indices(value).any(|(at, _)| {
         let rest = &key[at + value.len()..];
         !key[..at].ends_with(before)
-            && (rest.starts_with('[')
+            && ((index && rest.starts_with('['))
                 || rest.strip_prefix('.').is_some_and(|member| {
                     member.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                         && !check_method.iter().any(|m| member.starts_with(m))
@@ -636,6 +666,24 @@ pub fn needs(key: &str, value: &str, rules: &Rules) -> bool {
                 .and_then(|binds| bound(&binds, &Piece::Hole(b'A')))
                 .is_some_and(|(s, e)| &key[s..e] == value)
         })
+}
+
+/// How many lines of `text` assign `name` (`name = …`, `name := …`, `x, name := …`).
+pub fn assignments(text: &str, name: &str) -> usize {
+    text.lines()
+        .filter(|line| {
+            let Some(eq) = top_level_assignment(line.trim()) else {
+                return false;
+            };
+            let lhs = line.trim()[..eq].trim_end_matches(':');
+            lhs.split(',').any(|target| {
+                target
+                    .split_whitespace()
+                    .last()
+                    .is_some_and(|t| t.trim_start_matches(['*', '&']) == name)
+            })
+        })
+        .count()
 }
 
 /// Whether a subject is a literal (a number, string, collection or constant): two
@@ -1308,13 +1356,13 @@ pub fn expects_failure(key: &str) -> bool {
                 && !name.contains("not")
                 && !name.contains("nothing")
         })
-        // An expected warning pins an error path the same way (`pytest.warns(W)`,
-        // `assertWarns(W)`): a raise turned into a warning is a behaviour changed.
-        || names.iter().any(|&name| {
-            name == "warns"
-                || name == "deprecated_call"
-                || name.starts_with("assertwarns")
-        })
+        // An expected warning with its message (`pytest.warns(W, match="…")`,
+        // `assertWarnsRegex(W, "…")`) pins an error path the same way: a raise turned
+        // into that warning is a behaviour changed. Without a message any incidental
+        // warning passes it.
+        || (names.iter().any(|&name| {
+            name == "warns" || name == "deprecated_call" || name == "assertwarnsregex"
+        }) && (key.contains("match=") || key.contains("WarnsRegex(")))
 }
 
 /// The calls a check makes on the code under test: its outermost calls that are not

@@ -13,7 +13,7 @@ use super::opaque;
 use super::{At, File, Finding, FindingKind, finding};
 
 /// Whether the lines a test lost (its table rows) all appear in another test of the
-/// change (rows moved into a new test, `TestCompare` → `TestCompare17` in a file built
+/// change that runs and checks (rows moved into a new test, `TestCompare` → `TestCompare17` in a file built
 /// only by newer compilers): the cases still run. Lines of no content (`},`) do not
 /// count, and a test that lost no line with content moved nothing.
 fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Unit) -> bool {
@@ -31,7 +31,9 @@ fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Un
         .filter_map(|(fi, f)| f.new.as_ref().map(|m| (fi, m)))
         .flat_map(|(fi, m)| {
             m.tests()
-                .filter(move |(u, _)| (fi, *u) != n)
+                .filter(move |(u, unit)| {
+                    (fi, *u) != n && !unit.checks.is_empty() && !m.never_runs(unit)
+                })
                 .flat_map(move |(_, u)| body_lines(m, u))
         })
         .collect();
@@ -362,12 +364,21 @@ pub(super) fn compare_bags(
     // `if err == nil { t.Fatal() }` before `assert.ErrorContains(t, err, "…")`): that
     // check fails when the value is missing. Not one in a branch or a loop, which may
     // not run.
+    // The value must be the one value of its name in the test (`_, err = f("")` then
+    // `err = f("1+")`: a check of the second `err` says nothing about the first).
+    let assigned_once = |value: &str, line: usize| -> bool {
+        let unit = new.unit_at(new.src.line_start(line)).map(|u| &new.units[u]);
+        unit.is_none_or(|u| checks::assignments(&new.src.code[u.span.clone()], value) <= 1)
+    };
     let lost: Vec<&Item> = lost
         .into_iter()
         .filter(|l| {
             !checks::exists_only(&l.key, file.rules).is_some_and(|value| {
                 after.iter().any(|a| {
-                    a.alt.is_none() && !a.looped && checks::needs(&a.key, value, file.rules)
+                    a.alt.is_none()
+                        && !a.looped
+                        && checks::needs(&a.key, value, file.rules)
+                        && assigned_once(value, a.line)
                 })
             })
         })

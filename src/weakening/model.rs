@@ -235,6 +235,18 @@ impl<'a> Model<'a> {
             .any(|&s| self.skips[s].kind == SkipKind::Unconditional)
     }
 
+    /// Whether a unit ran nowhere before a change deleted it: an unconditional skip
+    /// declared on it (a decorator, an annotation, `xit`, on or above its first line)
+    /// or on its file. A skip call in its body may sit in a branch, a subtest or a
+    /// nested function, or after checks that ran: deleting the test loses those.
+    pub fn never_ran(&self, unit: &Unit) -> bool {
+        unit.skips
+            .iter()
+            .filter(|&&s| self.skips[s].line <= unit.line)
+            .chain(&self.file_skips)
+            .any(|&s| self.skips[s].kind == SkipKind::Unconditional)
+    }
+
     /// The innermost unit whose span holds `pos`: tests first, then helpers and hooks.
     pub(super) fn unit_at(&self, pos: usize) -> Option<usize> {
         let upto = self.units.partition_point(|u| u.span.start <= pos);
@@ -266,7 +278,24 @@ impl<'a> Model<'a> {
         let mut outer = Outer::default();
         let mut checks: Vec<Check> = Vec::new();
         let mut containers: HashSet<usize> = HashSet::new();
+        // Go's `r.Equal(…)` is a check only where `r` is testify's checker on the test's
+        // `t` (`r := require.New(t)`), not any value named `r`.
+        static CHECKER: std::sync::OnceLock<Option<regex::bytes::Regex>> =
+            std::sync::OnceLock::new();
+        let r_checks = self.language == Language::Go
+            && CHECKER
+                .get_or_init(|| {
+                    regex::bytes::Regex::new(
+                        r"(?-u)\br[ \t]*:?=[ \t]*(?:require|assert)\.New\([ \t]*t[ \t]*\)",
+                    )
+                    .ok()
+                })
+                .as_ref()
+                .is_some_and(|r| r.is_match(code));
         for m in rules.checks.find_iter(code) {
+            if self.language == Language::Go && !r_checks && m.as_bytes().starts_with(b"r.") {
+                continue;
+            }
             let mut start =
                 m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
             // `.assertEqual(`: the receiver (`self`) belongs to the check.

@@ -1,37 +1,33 @@
 //! Checks of a test's own setup: an error check on a standard-library call that
-//! prepares files, directories or the environment (`require.NoError(t,
-//! os.Chdir(dir))`, `root, err := os.MkdirTemp("", "x")` then `assert.Nil(t, err)`).
+//! prepares a temporary directory or the environment (`require.NoError(t,
+//! os.Chdir(t.TempDir()))`, `root, err := os.MkdirTemp("", "x")` then `assert.Nil(t,
+//! err)`).
 //! They check the machine, not the code under test: a setup rewritten (`t.TempDir()`,
 //! which fails the test itself) drops them without testing less.
 
 /// Go standard-library calls that only prepare a test's files, directories or
-/// environment. Reading calls (`os.ReadFile`, `os.Open`) are left out: what a test
-/// reads back is often what it checks.
+/// environment and fail only for reasons of the machine (a temporary directory, the
+/// working directory, the environment; `MkdirAll` and `RemoveAll` succeed whatever
+/// exists). Calls that fail on what exists are left out: `os.Remove(out)`,
+/// `os.Chdir(dir)`, `os.WriteFile(dir/x)` or `os.ReadFile(out)` check what the code
+/// under test made.
 const GO_SETUP: &[&str] = &[
-    "os.Chdir(",
     "os.Getwd(",
-    "os.Mkdir(",
     "os.MkdirAll(",
     "os.MkdirTemp(",
     "os.CreateTemp(",
-    "os.Create(",
-    "os.WriteFile(",
-    "os.Remove(",
     "os.RemoveAll(",
-    "os.Rename(",
-    "os.Symlink(",
-    "os.Chmod(",
     "os.Setenv(",
     "os.Unsetenv(",
+    "os.Chdir(t.TempDir())",
     "ioutil.TempDir(",
     "ioutil.TempFile(",
-    "ioutil.WriteFile(",
     "filepath.Abs(",
 ];
 
 /// Whether the Go check `key` (canonical) only says that a setup call succeeded: its
 /// error is a [`GO_SETUP`] call's, called in the check (`assert.NoError(t,
-/// os.Chdir(d))`, `if err := os.Chdir(d); err != nil {`) or assigned last before it
+/// os.Setenv(k, v))`, `if err := os.MkdirAll(d, 0o755); err != nil {`) or assigned last before it
 /// in `before` (the test's text up to the check).
 pub(super) fn go_setup_error(key: &str, before: &str) -> bool {
     let Some(arg) = ["assert.NoError(", "assert.Nil("]
@@ -43,7 +39,7 @@ pub(super) fn go_setup_error(key: &str, before: &str) -> bool {
         return false;
     };
     let setup = |call: &str| GO_SETUP.iter().any(|s| call.starts_with(s));
-    // `err:=os.Chdir(d);err`: the call in the check's own `if`.
+    // `err:=os.MkdirAll(d,0o755);err`: the call in the check's own `if`.
     let call = arg
         .split_once(":=")
         .map_or(arg, |(_, rest)| rest.split(';').next().unwrap_or(rest));
@@ -79,7 +75,7 @@ mod tests {
     fn an_error_check_of_a_setup_call_is_setup() {
         assert!(go_setup_error("assert.Nil(r,os.Chdir(t.TempDir()))", ""));
         assert!(go_setup_error(
-            "assert.NoError(t,err:=os.Chdir(dir);err)",
+            "assert.NoError(t,err:=os.MkdirAll(dir,0o755);err)",
             ""
         ));
         assert!(go_setup_error(
@@ -104,5 +100,12 @@ mod tests {
             "\tdata, err := os.ReadFile(out)\n"
         ));
         assert!(!go_setup_error("assert.Equal(t,os.Getwd(),dir)", ""));
+        // What the code under test made: removing it, entering it, writing into it.
+        assert!(!go_setup_error("assert.NoError(t,os.Remove(out))", ""));
+        assert!(!go_setup_error("assert.NoError(t,os.Chdir(dir))", ""));
+        assert!(!go_setup_error(
+            "assert.NoError(t,os.WriteFile(filepath.Join(dir,\"x\"),b,0o644))",
+            ""
+        ));
     }
 }

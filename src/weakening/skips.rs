@@ -5,14 +5,14 @@
 use std::ops::Range;
 
 use super::checks;
-use super::model::{Model, Role, Skip, SkipKind, Unit};
+use super::model::{CheckKind, Model, Role, Skip, SkipKind, Unit};
 use super::rules::{Language, Rules};
 use super::source::{Source, at_line_start, enclosing_indent_block, extent};
 
-/// Whether a pytest mark's arguments (`after` starts right after
-/// `@pytest.mark.xfail`) begin with a condition: `xfail(sys.platform == "win32", …)`,
-/// `skip(condition=…)`. A reason or options alone (`xfail(reason="…")`,
-/// `xfail(strict=True)`) leave it unconditional.
+/// Whether an xfail mark's arguments (`after` starts right after
+/// `@pytest.mark.xfail`) begin with a condition: `xfail(sys.platform == "win32", …)`.
+/// A reason or options alone (`xfail(reason="…")`, `xfail(strict=True)`) leave it
+/// unconditional. (`skip(REASON)` takes no condition: its first argument is the reason.)
 fn python_mark_condition(after: &str) -> bool {
     let Some(args) = after.strip_prefix('(') else {
         return false;
@@ -72,6 +72,7 @@ impl Model<'_> {
                     && !text.contains("expectedFailure"))
                 || (self.language == Language::Python
                     && text.starts_with('@')
+                    && text.ends_with("xfail")
                     && python_mark_condition(&self.src.code[m.end()..]))
             {
                 SkipKind::Conditional
@@ -367,10 +368,18 @@ impl Model<'_> {
         let mut extra = Vec::new();
         for (ui, unit) in self.units.iter().enumerate() {
             // A Go example's `// Output:` is compared with what it printed however it
-            // returns (`if err != nil { return }` cannot skip the check).
-            if unit.role != Role::Test
-                || (self.language == Language::Go && unit.leaf.starts_with("Example"))
-            {
+            // returns (`if err != nil { return }` cannot skip the check), unless it
+            // expects nothing printed (the return is then how it passes).
+            let example_with_output = self.language == Language::Go
+                && unit.leaf.starts_with("Example")
+                && unit.checks.iter().any(|&c| {
+                    self.checks[c].kind == CheckKind::ExampleOutput
+                        && String::from_utf8_lossy(&self.src.raw[self.checks[c].span.clone()])
+                            .lines()
+                            .skip(1)
+                            .any(|l| l.chars().any(char::is_alphanumeric))
+                });
+            if unit.role != Role::Test || example_with_output {
                 continue;
             }
             // A guard skips the test whatever checks it (a helper's may be all it has);
