@@ -111,6 +111,9 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     }
     let mut files_sorted: Vec<_> = by_file.into_iter().collect();
     files_sorted.sort();
+    // The tests of every file's new side that run and check (read once, and only when
+    // some test went missing).
+    let running: OnceLock<Vec<Vec<String>>> = OnceLock::new();
     for (fi, mut gone) in files_sorted {
         let file = &read[fi];
         let Some(old) = &file.old else { continue };
@@ -132,23 +135,27 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 .iter()
                 .filter(|(o, n)| o.0 == fi && n.0 == fi)
                 .map(|(o, _)| body_lines(old, &old.units[o.1]));
-            let kept: Vec<Vec<String>> = read
-                .iter()
-                .filter_map(|f| f.new.as_ref())
-                .flat_map(|new| {
-                    live_tests(new)
-                        .filter(|&u| {
-                            !new.units[u].checks.is_empty() && !new.never_runs(&new.units[u])
-                        })
-                        .map(|u| body_lines(new, &new.units[u]))
-                })
-                .chain(still_there)
-                .collect();
+            let still_there: Vec<Vec<String>> = still_there.collect();
+            let running = running.get_or_init(|| {
+                read.iter()
+                    .filter_map(|f| f.new.as_ref())
+                    .flat_map(|new| {
+                        live_tests(new)
+                            .filter(|&u| {
+                                !new.units[u].checks.is_empty() && !new.never_runs(&new.units[u])
+                            })
+                            .map(|u| body_lines(new, &new.units[u]))
+                    })
+                    .collect()
+            });
             gone.retain(|&u| {
                 let mine = body_lines(old, &old.units[u]);
                 old.units[u].checks.is_empty()
                     || mine.is_empty()
-                    || !kept.iter().any(|theirs| in_order(&mine, theirs))
+                    || !running
+                        .iter()
+                        .chain(&still_there)
+                        .any(|theirs| in_order(&mine, theirs))
             });
             if gone.is_empty() {
                 continue;

@@ -159,20 +159,7 @@ impl<'a> Source<'a> {
     /// The end (exclusive) of the bracket group opening at `open`.
     pub(super) fn close_of(&self, open: usize) -> usize {
         let b = self.b();
-        let mut depth = 0usize;
-        for (i, &c) in b.iter().enumerate().skip(open) {
-            match c {
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return i + 1;
-                    }
-                }
-                _ => {}
-            }
-        }
-        b.len()
+        matching_close(b, open).map_or(b.len(), |close| close + 1)
     }
 
     /// The innermost unclosed `{` before `pos`, if any.
@@ -482,7 +469,7 @@ fn is_word(b: u8) -> bool {
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+    memchr::memmem::find(hay, needle)
 }
 
 /// The value braces of the literal assigned to `name` (`name := T{…}`, `name = T{…}`,
@@ -541,14 +528,15 @@ fn value_group(text: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-/// Where the bracket opened at `open` closes.
-fn matching_close(code: &[u8], open: usize) -> Option<usize> {
+/// The bracket closing the group that opens at `open` (the counterpart of
+/// [`matching_open`]).
+pub(super) fn matching_close(code: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     for (i, &b) in code.iter().enumerate().skip(open) {
         match b {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => {
-                depth = depth.checked_sub(1)?;
+                depth = depth.saturating_sub(1);
                 if depth == 0 {
                     return Some(i);
                 }
