@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::checks::{self, Strength};
+pub(super) use super::checks::{repeat_of, unrepeated};
 use super::model::{Model, Role, Unit};
 use super::rules::{Language, Rules};
 use super::{At, File, setup};
@@ -185,13 +186,10 @@ fn collect(
                 &key,
                 &model.src.code[unit.span.start..model.checks[c].span.start],
             );
-        // (A check in a loop already counts once per row.)
+        // (A check in a loop counts once per row; after the same check on a value
+        // assigned again before the loop, it is another check too.)
         let in_loop = model.in_loop(unit, c);
-        let key = if in_loop {
-            key
-        } else {
-            repeats.key(key, model, c)
-        };
+        let key = repeats.key(key, model, c, in_loop);
         let mult = if in_loop {
             *rows.get_or_init(|| model.rows(unit))
         } else {
@@ -287,45 +285,35 @@ fn collect(
 /// Repeats of one check text within a unit. The same check after a name it reads was
 /// assigned again (`_, ok = m["a"]; False(t, ok)` then `_, ok = m["b"]; False(t, ok)`)
 /// checks a new value: it is another check (`K #1`). Repeated with nothing assigned
-/// between, it is an exact duplicate and keeps its key.
+/// between, it is an exact duplicate and keeps its key; so is the same check in
+/// another loop (loops over values are rows of one table: counted by rows).
 #[derive(Default)]
 struct Repeats {
-    /// Per key: where its last occurrence ended, and its generation.
-    seen: HashMap<String, (usize, usize)>,
+    /// Per key: where its last occurrence ended, its generation, and whether it sat
+    /// in a loop.
+    seen: HashMap<String, (usize, usize, bool)>,
 }
 
 impl Repeats {
-    fn key(&mut self, key: String, model: &Model, check: usize) -> String {
+    fn key(&mut self, key: String, model: &Model, check: usize, looped: bool) -> String {
         let span = model.checks[check].span.clone();
-        let Some((end, generation)) = self.seen.get_mut(&key) else {
-            self.seen.insert(key.clone(), (span.end, 0));
+        let Some((end, generation, was_looped)) = self.seen.get_mut(&key) else {
+            self.seen.insert(key.clone(), (span.end, 0, looped));
             return key;
         };
-        if let Some(between) = model.src.code.get(*end..span.start)
+        if !(looped && *was_looped)
+            && let Some(between) = model.src.code.get(*end..span.start)
             && checks::reassigns(between, &key)
         {
             *generation += 1;
         }
         *end = span.end;
+        *was_looped = looped;
         match *generation {
             0 => key,
             n => format!("{key} #{n}"),
         }
     }
-}
-
-/// A check's key without its repeat mark, and which repeat it is (`K #2` → `K`, 2;
-/// `K` → `K`, 0).
-pub(super) fn repeat_of(key: &str) -> (&str, usize) {
-    key.rsplit_once(" #")
-        .and_then(|(base, n)| Some((base, n.parse().ok()?)))
-        .unwrap_or((key, 0))
-}
-
-/// A check's key without its repeat mark (`K #2` → `K`): a check moved to another
-/// test may be its first occurrence there.
-pub(super) fn unrepeated(key: &str) -> &str {
-    repeat_of(key).0
 }
 
 /// Where `unit` first calls `name`.

@@ -467,11 +467,27 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
     }
 }
 
+/// A check's key without its repeat mark (`bags::Repeats`: the same check on a value
+/// assigned again), and which repeat it is (`K #2` → `K`, 2;
+/// `K` → `K`, 0).
+pub(super) fn repeat_of(key: &str) -> (&str, usize) {
+    key.rsplit_once(" #")
+        .and_then(|(base, n)| Some((base, n.parse().ok()?)))
+        .unwrap_or((key, 0))
+}
+
+/// A check's key without its repeat mark (`K #2` → `K`): a check moved to another
+/// test may be its first occurrence there.
+pub(super) fn unrepeated(key: &str) -> &str {
+    repeat_of(key).0
+}
+
 /// What a canonical check is about: the value under `expect(…)`/`assertThat(…)`,
 /// the operands of `assert a == b` or `assert_eq!(a, b)`, the receiver of
 /// `x.must_equal`/`x.Should()`. Used to see that one exact check of a whole value
 /// covers several checks of its parts.
 pub fn subjects(key: &str) -> Vec<&str> {
+    let key = unrepeated(key);
     let group = |from: usize| -> Option<&str> {
         let b = key.as_bytes();
         let mut depth = 0i32;

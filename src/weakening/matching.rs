@@ -96,7 +96,37 @@ pub(super) fn match_by_name(
             still_old.push(o);
         }
     }
-    (pairs, still_old, left_new)
+    // A name spelled another way: the same letters and digits, case aside
+    // (`Test_helpCommand_HelpName` → `TestHelpCommand_HelpName`, `test_fooBar` →
+    // `test_foo_bar`), once on each side.
+    let spelled = |name: &str| -> String {
+        name.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    let count = |m: &Model, tests: &[usize], key: &str| {
+        tests
+            .iter()
+            .filter(|&&x| spelled(&m.units[x].name) == key)
+            .count()
+    };
+    let mut left_old = Vec::new();
+    for o in still_old {
+        let key = spelled(&old.units[o].name);
+        let same: Vec<usize> = left_new
+            .iter()
+            .copied()
+            .filter(|&n| spelled(&new.units[n].name) == key)
+            .collect();
+        if same.len() == 1 && !key.is_empty() && count(old, old_tests, &key) == 1 {
+            pairs.push((o, same[0]));
+            left_new.retain(|&n| n != same[0]);
+        } else {
+            left_old.push(o);
+        }
+    }
+    (pairs, left_old, left_new)
 }
 
 /// Whether one qualified test name is the other under one more enclosing suite.
