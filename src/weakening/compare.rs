@@ -580,9 +580,13 @@ pub(super) fn compare_bags(
     // An expected error whose call is now checked for a value is a behaviour changed
     // (`assert.Panics(t, func() { w.CloseNotify() })` → `assert.Nil(t,
     // w.CloseNotify())`); a runtime check does not stand for a compile-time one.
+    // (A context manager's call is in its block: `with pytest.raises(E): f(x)` →
+    // `assert f(x) == ""`.)
     let rewritten = |i: &Item| {
+        let block = i.own.then(|| with_block(old, i.line)).flatten();
         checks::actions(&i.key)
-            .iter()
+            .into_iter()
+            .chain(block.iter().flat_map(|b| b.iter().map(String::as_str)))
             .any(|a| all_gained.iter().any(|g| g.key.contains(a)))
     };
     type Test<'t> = &'t dyn Fn(&Item) -> bool;
@@ -634,6 +638,31 @@ pub(super) fn compare_bags(
         ));
     }
     out
+}
+
+/// What the block of a `with` check at `line` runs (Python's `with
+/// pytest.raises(E):`): each statement's calls on the code under test, and a
+/// statement that is a bare expression (`r.form`) as a whole, squeezed.
+fn with_block(model: &Model, line: usize) -> Option<Vec<String>> {
+    if !model.src.line_text(line).trim_start().starts_with("with ") {
+        return None;
+    }
+    let block = model.src.indent_block(line);
+    let body = model.src.line_end(line).min(block.end)..block.end;
+    let mut out = Vec::new();
+    for statement in model.src.text(body).lines().map(checks::squeeze) {
+        if statement.is_empty() {
+            continue;
+        }
+        out.extend(checks::actions(&statement).into_iter().map(String::from));
+        let plain = statement.bytes().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'[' | b']' | b'"' | b'\'')
+        });
+        if plain && statement.contains('.') {
+            out.push(statement);
+        }
+    }
+    Some(out)
 }
 
 /// Skips added to (or above) a test that existed before.
