@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use super::bags::{Appeared, bag_of, distinct_checks, loose_bag};
+use super::bags::{Appeared, bag, bag_of, distinct_checks, loose_bag, unrepeated};
 use super::compare::{
     bounds_in_data, compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed,
     shadowing,
@@ -124,6 +124,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         if gone.is_empty() {
             continue;
         }
+        let missing = gone.clone();
         // A duplicate removed loses nothing: the same body under another name, or one
         // whose every statement another test still in the file runs, in the same order
         // (a test that does all it did and more); or ran before the change (a test
@@ -181,16 +182,73 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             continue;
         };
         let arrived: Vec<usize> = added.iter().filter(|a| a.0 == fi).map(|a| a.1).collect();
+        // The missing tests taken for duplicates of an arrival (it runs their body).
+        let absorbed: Vec<usize> = match &file.new {
+            Some(new) if !arrived.is_empty() && missing.len() > gone.len() => {
+                let bodies: Vec<Vec<String>> = arrived
+                    .iter()
+                    .map(|&a| body_lines(new, &new.units[a]))
+                    .collect();
+                missing
+                    .iter()
+                    .copied()
+                    .filter(|u| {
+                        !gone.contains(u) && {
+                            let mine = body_lines(old, &old.units[*u]);
+                            bodies.iter().any(|theirs| in_order(&mine, theirs))
+                        }
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        // Tests merged into fewer make each old test's checks: a check that two old
+        // tests made (each on its own setup) is made twice by the tests they became
+        // (by cases). A test whose body an arrival runs (taken for a duplicate) counts
+        // too: else `a` and `b`, each checking `exit_code == 0`, merged into a test
+        // that runs `a` alone would lose `b` unseen. Returns whether every check of
+        // the old tests is made, and whether none is made fewer times.
+        let merge_counts = |gone: &[usize]| -> (bool, bool) {
+            let Some(new) = &file.new else {
+                return (false, false);
+            };
+            let mut wanted: HashMap<String, usize> = HashMap::new();
+            for &u in gone.iter().chain(&absorbed) {
+                let keys: HashSet<String> = bag(old, &old.units[u], file.rules)
+                    .into_iter()
+                    .map(|i| unrepeated(&i.key).to_string())
+                    .collect();
+                for k in keys {
+                    *wanted.entry(k).or_default() += old.units[u].cases;
+                }
+            }
+            let mut made: HashMap<String, usize> = HashMap::new();
+            for &u in &arrived {
+                for i in bag(new, &new.units[u], file.rules) {
+                    *made.entry(unrepeated(&i.key).to_string()).or_default() += i.mult;
+                }
+            }
+            let all = wanted.keys().all(|k| made.contains_key(k));
+            let none_fewer = wanted
+                .iter()
+                .all(|(k, n)| made.get(k).is_none_or(|m| m >= n));
+            (all, none_fewer)
+        };
         let cases_gone: usize = gone.iter().map(|&u| old.units[u].cases).sum();
         let cases_new: usize = arrived.iter().map(|&u| new.units[u].cases).sum();
         let first = &old.units[gone[0]];
         let line = file.map_line(first.line);
-        if !arrived.is_empty() && cases_new >= cases_gone {
+        if !arrived.is_empty() {
             // Tests merged or split (a parametrize or table refactor): compare what
-            // they check, together.
-            let before = bag_of(old, &gone, file.rules);
+            // they check, together. Fewer cases than before pass only as plain tests
+            // (one case each, each with checks) merged into fewer that still make all
+            // their checks: no row dropped, no test without checks gone.
+            // (With the tests taken for duplicates of an arrival: their checks are
+            // the arrival's too.)
+            let compared: Vec<usize> = gone.iter().chain(&absorbed).copied().collect();
+            let before = bag_of(old, &compared, file.rules);
             let after = bag_of(new, &arrived, file.rules);
-            out.extend(compare_bags(
+            let found = compare_bags(
                 file,
                 &before,
                 &after,
@@ -201,8 +259,20 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 &appeared,
                 None,
                 false,
-            ));
-            continue;
+            );
+            let plain = gone
+                .iter()
+                .all(|&u| old.units[u].cases == 1 && !old.units[u].checks.is_empty());
+            let cases_taken: usize =
+                cases_gone + absorbed.iter().map(|&u| old.units[u].cases).sum::<usize>();
+            let merged = || {
+                let (all, none_fewer) = merge_counts(&gone);
+                plain && all && none_fewer && found.is_empty()
+            };
+            if cases_new >= cases_taken || merged() {
+                out.extend(found);
+                continue;
+            }
         }
         if arrived.is_empty() {
             for &u in &gone {

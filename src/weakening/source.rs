@@ -64,11 +64,17 @@ impl<'a> Source<'a> {
         self.code.get(s..e.max(s)).unwrap_or("")
     }
 
-    /// The indentation of a line, `None` for a blank one.
+    /// The indentation of a line in columns (a tab to the next multiple of 8, as
+    /// Python reads it: a tab-indented line inside a space-indented block stays in
+    /// it), `None` for a blank one.
     pub(super) fn indent(&self, line: usize) -> Option<usize> {
         let t = self.line_text(line);
         let trimmed = t.trim_start();
-        (!trimmed.trim_end().is_empty()).then(|| t.len() - trimmed.len())
+        (!trimmed.trim_end().is_empty()).then(|| {
+            t[..t.len() - trimmed.len()].bytes().fold(0, |col, c| {
+                if c == b'\t' { col / 8 * 8 + 8 } else { col + 1 }
+            })
+        })
     }
 
     /// The code in `r` with string literals read back from the source (their brackets
