@@ -8,7 +8,7 @@ use crate::weakening::rules::{Language, Rules};
 use std::ops::Range;
 
 use crate::weakening::source::{
-    Source, at_line_start, extent, go_table_rows, list_len, matching_open, rows_in,
+    Source, at_line_start, extent, go_table_rows, list_len, matching_close, matching_open, rows_in,
 };
 
 /// The units of a Rust, Go, Java or C# file.
@@ -259,11 +259,16 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     + head_text.matches("TestCase(").count()
                     + head_text.matches("DataRow").count()
             }
-            Language::Java => ["@ValueSource", "@CsvSource"]
-                .iter()
-                .filter_map(|a| head_text.find(a))
-                .map(|i| list_len(head_text.as_bytes(), i))
-                .sum(),
+            Language::Java => {
+                ["@ValueSource", "@CsvSource"]
+                    .iter()
+                    .filter_map(|a| head_text.find(a))
+                    .map(|i| list_len(head_text.as_bytes(), i))
+                    .sum::<usize>()
+                    + head_text
+                        .find("@MethodSource")
+                        .map_or(0, |at| method_source_rows(src, head + at, &name))
+            }
             // A table-driven test: the rows of the literal table a loop with checks
             // or subtests ranges over; else, with subtests (`t.Run(name, func(t
             // *testing.T) {…})`; a `.Run(` alone is any call of that name), the
@@ -490,4 +495,84 @@ fn go_directive(rest: &str) -> bool {
     (0..=colon + 1)
         .filter(|&i| i != colon)
         .all(|i| b[i].is_ascii_lowercase() || b[i].is_ascii_digit())
+}
+
+/// Cases of a JUnit 5 `@MethodSource` at `at` (the annotation), for a test named
+/// `test`: the elements of the literal its provider returns (`return new String[] {
+/// a, b, c };`, `Stream.of(a, b, c)`, `List.of(…)`, `Arrays.asList(…)`); 1 when the
+/// provider cannot be read that way.
+fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
+    let code = src.code.as_str();
+    let rest = &code[at + "@MethodSource".len()..];
+    // The provider's name: the annotation's string, else the test's own name.
+    let named = rest.trim_start().strip_prefix('(').and_then(|_| {
+        let open = at + "@MethodSource".len() + rest.find('(')?;
+        let close = matching_close(code.as_bytes(), open)?;
+        let text = src.text(open + 1..close);
+        let inner = text
+            .trim()
+            .trim_start_matches("value")
+            .trim_start_matches([' ', '=']);
+        let name = inner.trim_matches(['"', ' ', '{', '}']);
+        (!name.is_empty()).then(|| name.rsplit('#').next().unwrap_or(name).to_string())
+    });
+    let provider = named.unwrap_or_else(|| test.rsplit(" > ").next().unwrap_or(test).to_string());
+    let Some(def) = code
+        .match_indices(&format!("{provider}("))
+        .find_map(|(i, m)| {
+            // A declaration without parameters (`static Stream<String> fixtures() {`), not
+            // a call, not the test of the same name.
+            if !code[i + m.len()..].trim_start().starts_with(')') {
+                return None;
+            }
+            let before = code[..i].trim_end();
+            let declared = before
+                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>' || c == ']')
+                && !before.ends_with("return")
+                && !before.ends_with("new");
+            (declared && !code[..i].ends_with('.')).then_some(i)
+        })
+    else {
+        return 1;
+    };
+    let Some(open) = code[def..].find('{').map(|o| def + o) else {
+        return 1;
+    };
+    let Some(close) = matching_close(code.as_bytes(), open) else {
+        return 1;
+    };
+    let body = &code[open..close];
+    ["Stream.of(", "List.of(", "Arrays.asList(", "Set.of("]
+        .iter()
+        .filter_map(|f| body.find(f).map(|i| i + f.len() - 1))
+        .chain(body.find("new ").and_then(|i| {
+            let arr = body[i..].find("[]")? + i;
+            let brace = body[arr..].find('{')? + arr;
+            body[arr + 2..brace].trim().is_empty().then_some(brace)
+        }))
+        .min()
+        .map_or(1, |open| args_len(body.as_bytes(), open))
+}
+
+/// Elements of the bracket group opening at `open`.
+fn args_len(code: &[u8], open: usize) -> usize {
+    let Some(close) = matching_close(code, open) else {
+        return 1;
+    };
+    let inner = &code[open + 1..close];
+    if inner.iter().all(u8::is_ascii_whitespace) {
+        return 1;
+    }
+    let mut depth = 0i32;
+    let mut n = 1;
+    for (i, &c) in inner.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            // (A trailing comma adds no element.)
+            b',' if depth == 0 && inner[i + 1..].iter().any(|c| !c.is_ascii_whitespace()) => n += 1,
+            _ => {}
+        }
+    }
+    n
 }
