@@ -1,0 +1,642 @@
+//! What a check is about: the values it compares (its subjects), the wholes an exact
+//! check fixes, the names a test assigns and reads through, and whether two checks
+//! look at the same thing.
+
+use super::*;
+
+/// A check's key without its repeat mark (`bags::Repeats`: the same check on a value
+/// assigned again), and which repeat it is (`K #2` → `K`, 2;
+/// `K` → `K`, 0).
+pub fn repeat_of(key: &str) -> (&str, usize) {
+    key.rsplit_once(" #")
+        .and_then(|(base, n)| Some((base, n.parse().ok()?)))
+        .unwrap_or((key, 0))
+}
+
+/// A check's key without its repeat mark (`K #2` → `K`): a check moved to another
+/// test may be its first occurrence there.
+pub fn unrepeated(key: &str) -> &str {
+    repeat_of(key).0
+}
+
+/// What a canonical check is about: the value under `expect(…)`/`assertThat(…)`,
+/// the operands of `assert a == b` or `assert_eq!(a, b)`, the receiver of
+/// `x.must_equal`/`x.Should()`. Used to see that one exact check of a whole value
+/// covers several checks of its parts.
+pub fn subjects(key: &str) -> Vec<&str> {
+    let key = unrepeated(key);
+    let group = |from: usize| -> Option<&str> {
+        let b = key.as_bytes();
+        let mut depth = 0i32;
+        for (i, &c) in b.iter().enumerate().skip(from) {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(&key[from + 1..i]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    for prefix in [
+        "expect.poll(",
+        "expect.soft(",
+        "expect(",
+        "assertThat(",
+        "_(",
+    ] {
+        if key.starts_with(prefix) {
+            let Some(args) = group(prefix.len() - 1) else {
+                return Vec::new();
+            };
+            // Hamcrest: `assertThat(actual, matcher)`, `assertThat(reason, actual, matcher)`.
+            let parts = split_top(args);
+            return match (prefix, parts.len()) {
+                ("assertThat(", 2) => compared(parts[0]),
+                ("assertThat(", 3) => compared(parts[1]),
+                _ => compared(args),
+            };
+        }
+    }
+    for marker in [".must_", ".wont_", ".should", ".Should", ".to "] {
+        if let Some(i) = key.find(marker) {
+            return vec![&key[..i]];
+        }
+    }
+    fn operands(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        for part in split_top(text) {
+            if matches!(part, "t" | "tb" | "T" | "self") {
+                continue;
+            }
+            out.extend(compared(part));
+        }
+        out
+    }
+    if let Some(body) = key.strip_prefix("assert ") {
+        return operands(body);
+    }
+    // Ruby's `assert_equal a, b` without parentheses.
+    if let Some(space) = key.find(' ')
+        && !key[..space].is_empty()
+        && key[..space]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && key[..space].starts_with("assert")
+    {
+        return operands(&key[space + 1..]);
+    }
+    if let Some(open) = key.find('(')
+        && key.ends_with(')')
+        && key[..open]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'!'))
+        && let Some(args) = group(open)
+        && args.len() + open + 2 == key.len()
+    {
+        return operands(args);
+    }
+    Vec::new()
+}
+
+/// The sides of a comparison at the top level (`a == b`, `a is not None`, `x in xs`,
+/// `n > 0`, as written or squeezed), each without a leading negation; the text itself
+/// when it compares nothing.
+pub(super) fn compared(text: &str) -> Vec<&str> {
+    const SYMBOLS: &[&str] = &["===", "!==", "==", "!=", "<=", ">=", "<", ">"];
+    const WORDS: &[&str] = &["is not ", "not in ", "is ", "in "];
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut i) = (0i32, 0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0 && text.is_char_boundary(i) => {
+                let rest = &text[i..];
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                // Not an arrow (`->`, `=>`) or a shift (`<<`).
+                let symbol = SYMBOLS
+                    .iter()
+                    .find(|op| rest.starts_with(**op))
+                    .filter(|op| {
+                        let arrow = op.starts_with(['<', '>'])
+                            && matches!(prev, Some(b'-' | b'=' | b'<' | b'>'));
+                        !(arrow || rest[op.len()..].starts_with(['<', '>', '=']))
+                    });
+                let op = symbol.or_else(|| {
+                    WORDS
+                        .iter()
+                        .find(|op| rest.starts_with(**op) && i > 0 && !prev.is_some_and(word))
+                });
+                if let Some(op) = op {
+                    out.push(text[start..i].trim());
+                    i += op.len();
+                    start = i;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(text[start..].trim());
+    out.into_iter()
+        .map(|side| {
+            side.strip_prefix("not ")
+                .or_else(|| side.strip_prefix('!'))
+                .unwrap_or(side)
+                .trim()
+        })
+        .filter(|side| !side.is_empty())
+        .collect()
+}
+
+/// The value a check says no more than exists of (`assert x is not None` → `x`,
+/// [`rules::NON_NULL`](super::rules::NON_NULL)), if that is all it says.
+pub fn exists_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
+    rules.non_null.iter().find_map(|t| {
+        let binds = match_template(t, key)?;
+        let (s, e) = bound(&binds, &Piece::Hole(b'A'))?;
+        Some(&key[s..e]).filter(|v| !literal(v))
+    })
+}
+
+/// Whether the check `key` fails when `value` is missing: it reads through the value
+/// (`value.name`, `value[0]`, `value.Error()`; not `value?.name`, and not a check
+/// method called on it, `value.ShouldBe(…)`, `value.must_equal …`, which a missing value
+/// can pass) or is a check that needs its operand ([`rules::NEEDS_VALUE`](super::rules::NEEDS_VALUE)).
+pub fn needs(key: &str, value: &str, rules: &Rules) -> bool {
+    // Not a check that may not look at the value (`x.a == 1 if x else True`,
+    // `expect(res && res.error)`).
+    if ["||", "&&", " or ", " and ", " if ", "?"]
+        .iter()
+        .any(|op| key.contains(op))
+    {
+        return false;
+    }
+    let before = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '@' | '.' | '?');
+    // Methods a missing value answers (Ruby's `nil.to_s` is `""`): no read through it.
+    let check_method = [
+        "Should",
+        "should",
+        "must_",
+        "wont_",
+        "Must",
+        "to_s",
+        "to_a",
+        "to_h",
+        "to_i",
+        "to_f",
+        "inspect",
+        "nil?",
+        "class",
+        "frozen?",
+        "then",
+        "tap",
+        "is_a?",
+        "respond_to?",
+    ];
+    // A Go map read from nil is the zero value, not a panic.
+    let index = rules.language != Language::Go;
+    let reads = key.match_indices(value).any(|(at, _)| {
+        let rest = &key[at + value.len()..];
+        !key[..at].ends_with(before)
+            && ((index && rest.starts_with('['))
+                || rest.strip_prefix('.').is_some_and(|member| {
+                    member.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                        && !check_method.iter().any(|m| member.starts_with(m))
+                }))
+    });
+    reads
+        || rules.needs_value.iter().any(|t| {
+            match_template(t, key)
+                .and_then(|binds| bound(&binds, &Piece::Hole(b'A')))
+                .is_some_and(|(s, e)| &key[s..e] == value)
+        })
+}
+
+/// How many lines of `text` assign `name` (`name = …`, `name := …`, `x, name := …`).
+pub fn assignments(text: &str, name: &str) -> usize {
+    text.lines()
+        .filter(|line| {
+            let Some(eq) = top_level_assignment(line.trim()) else {
+                return false;
+            };
+            let lhs = line.trim()[..eq].trim_end_matches(':');
+            lhs.split(',').any(|target| {
+                target
+                    .split_whitespace()
+                    .last()
+                    .is_some_and(|t| t.trim_start_matches(['*', '&']) == name)
+            })
+        })
+        .count()
+}
+
+/// Whether a subject is a literal (a number, string, collection or constant): two
+/// checks naming the same literal are not thereby about the same value.
+pub fn literal(subject: &str) -> bool {
+    subject.is_empty()
+        || subject
+            .starts_with(|c: char| c.is_ascii_digit() || matches!(c, '"' | '\'' | '-' | '[' | '{'))
+        || matches!(
+            subject,
+            "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
+        )
+}
+
+/// Whether a value is written out in full: numbers, strings, `true`/`nil`/`None`…, and
+/// collections of those (no name, no call).
+pub(super) fn constant(value: &str) -> bool {
+    let blanked = shape(value);
+    let mut rest = blanked.as_str();
+    while let Some(at) = rest.find(|c: char| c.is_ascii_alphabetic()) {
+        let word_len = rest[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len() - at);
+        let word = &rest[at..at + word_len];
+        if !matches!(
+            word,
+            "true" | "false" | "nil" | "None" | "null" | "undefined" | "True" | "False"
+        ) {
+            return false;
+        }
+        rest = &rest[at + word_len..];
+    }
+    !value.trim().is_empty()
+}
+
+/// Whether two checks are about the same value, or one about a part of the other's
+/// (`x` and `x.len()`): only then can a weaker check stand in for a lost exact one.
+/// Checks whose subject cannot be read are taken as related.
+pub fn related(a: &str, b: &str) -> bool {
+    // `len(x)`, `String(x)`, `sorted(x)` are about `x` too.
+    let values = |key| -> Vec<&str> {
+        let mut out = Vec::new();
+        for subject in subjects(key) {
+            if let Some(open) = subject.find('(')
+                && subject.ends_with(')')
+                && subject[..open]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && let [arg] = split_top(&subject[open + 1..subject.len() - 1])[..]
+            {
+                out.push(arg);
+            }
+            out.push(subject);
+        }
+        out.retain(|s| !literal(s));
+        out
+    };
+    let (sa, sb) = (values(a), values(b));
+    if sa.is_empty() || sb.is_empty() {
+        return true;
+    }
+    sa.iter()
+        .any(|x| sb.iter().any(|y| covers(x, y) || covers(y, x)))
+}
+
+/// Whether two checks look at the same object: a subject of each starts with the same
+/// name (`caplog.text` and `caplog.record_tuples`, `help` and `help.contains(…)`).
+/// Looser than [`related`]: used to see that one exact check replaces several weaker
+/// ones of the same object. Checks whose subject cannot be read are taken as alike.
+pub fn same_root(a: &str, b: &str) -> bool {
+    let roots = |key| -> Vec<&str> {
+        subjects(key)
+            .into_iter()
+            .filter(|s| !literal(s))
+            .map(|s| {
+                let end = s
+                    .find(|c: char| {
+                        !(c.is_alphanumeric() || c == '_' || c == '$' || c == '@' || c == ':')
+                    })
+                    .unwrap_or(s.len());
+                &s[..end]
+            })
+            .filter(|r| !r.is_empty() && !matches!(*r, "self" | "this" | "t" | "s"))
+            .collect()
+    };
+    let (ra, rb) = (roots(a), roots(b));
+    ra.is_empty() || rb.is_empty() || ra.iter().any(|x| rb.contains(x))
+}
+
+/// Whether a check about `lost` is covered by an exact check about `whole`: the same
+/// value, or a part of it (`x.a`, `x[0]`, `x.len()` under `x`).
+pub fn covers(whole: &str, lost: &str) -> bool {
+    !literal(whole)
+        && (lost == whole
+            || (lost.starts_with(whole) && lost[whole.len()..].starts_with(['.', '[', '('])))
+}
+
+/// Local names a test assigns once from a plain expression (`params = parse(env)`,
+/// `x := f()`, `const x = a.b`, `Type x = f(y);`, `let x = …;`), with that expression
+/// squeezed: a check of `params["a"]` is a check of `parse(env)["a"]`. A name assigned
+/// twice, with a compound operator or among several targets is left out, and so is an
+/// expression that is more than a chain of names, calls and indexes.
+pub fn aliases(text: &str) -> std::collections::HashMap<String, String> {
+    use std::collections::HashMap;
+    let ident = |s: &str| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+    };
+    let mut times: HashMap<String, usize> = HashMap::new();
+    let mut value: HashMap<String, String> = HashMap::new();
+    for line in text.lines() {
+        let t = line.trim().trim_end_matches(';').trim_end();
+        let Some(eq) = top_level_assignment(t) else {
+            continue;
+        };
+        // The operator: `=`, `:=`, or compound (`+=`, `||=`, `<<=`).
+        let op_start = t[..eq]
+            .trim_end_matches([
+                '+', '-', '*', '/', '%', '|', '&', '^', '<', '>', '?', ':', '!',
+            ])
+            .len();
+        let op = &t[op_start..eq];
+        let mut lhs = t[..op_start].trim();
+        for word in ["const ", "let ", "var ", "val ", "final ", "mut ", "auto "] {
+            while let Some(rest) = lhs.strip_prefix(word) {
+                lhs = rest.trim_start();
+            }
+        }
+        // `x: Type` (an annotation), else `Type x` (a declaration): the name.
+        let lhs = lhs.split_once(':').map_or(lhs, |(name, _)| name.trim());
+        let mut angle = 0i32;
+        let several = lhs.bytes().any(|b| {
+            match b {
+                b'<' => angle += 1,
+                b'>' => angle -= 1,
+                _ => {}
+            }
+            b == b',' && angle == 0
+        });
+        if several {
+            for name in lhs.split(',').map(str::trim).filter(|n| ident(n)) {
+                *times.entry(name.to_string()).or_default() += 2;
+            }
+            continue;
+        }
+        let name = lhs.rsplit([' ', '\t']).next().unwrap_or("");
+        let typed = lhs.len() > name.len();
+        if !ident(name)
+            || (typed
+                && !lhs[..lhs.len() - name.len()]
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b" _.<>[]?,\t".contains(&b)))
+        {
+            continue;
+        }
+        *times.entry(name.to_string()).or_default() += 1;
+        if !matches!(op, "" | ":") {
+            *times.entry(name.to_string()).or_default() += 1; // compound: changed again
+            continue;
+        }
+        let rhs = squeeze(t[eq + 1..].trim());
+        // Not from itself (`x = x.strip`); a member of that name (`a.total`) is not it.
+        let word = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '$');
+        let itself = rhs.match_indices(name).any(|(at, _)| {
+            !rhs[..at].ends_with(|c| word(c) || matches!(c, '.' | ':'))
+                && !rhs[at + name.len()..].starts_with(word)
+        });
+        if chain(&rhs) && !itself {
+            value.insert(name.to_string(), rhs);
+        }
+    }
+    value.retain(|name, _| times.get(name) == Some(&1));
+    value
+}
+
+/// Whether `code` assigns a name that `check` reads (`_, ok = m["b"]` before a
+/// second `assert.False(t, ok)`): the same check text after it checks a new value.
+/// An error variable does not count: `err = setup(); require.NoError(t, err)` again
+/// and again is scaffolding, and setup steps come and go with refactors.
+pub fn reassigns(code: &str, check: &str) -> bool {
+    let error_like =
+        |name: &str| matches!(name, "err" | "e" | "error" | "exc") || name.ends_with("Err");
+    let mentions = |check: &str, name: &str| !error_like(name) && mentions(check, name);
+    code.lines().any(|line| {
+        let t = line.trim();
+        // `with open(p) as f:`, `for row in rows:` bind a name too.
+        let bound = |word: &str| {
+            t.match_indices(word).any(|(at, _)| {
+                t[at + word.len()..]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next()
+                    .is_some_and(|name| !name.is_empty() && mentions(check, name))
+            })
+        };
+        if bound(" as ") || t.strip_prefix("for ").is_some_and(|_| bound("for ")) {
+            return true;
+        }
+        top_level_assignment(t).is_some_and(|eq| {
+            let lhs = t[..eq].trim_end_matches([
+                '+', '-', '*', '/', '%', '|', '&', '^', '<', '>', '?', ':', '!',
+            ]);
+            lhs.split(',')
+                .filter_map(|part| part.split_whitespace().next_back())
+                .any(|name| name != "_" && mentions(check, name))
+        })
+    })
+}
+
+/// The `=` of a statement that assigns (not `==`, `=>`, `=~`, `<=`, `>=`, `!=`), at the
+/// top level of a line.
+pub(super) fn top_level_assignment(line: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let mut depth = 0i32;
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'=' if depth == 0 => {
+                let next = b.get(i + 1).copied();
+                let prev = i.checked_sub(1).map(|p| b[p]);
+                if matches!(next, Some(b'=' | b'>' | b'~')) {
+                    return None;
+                }
+                // `<=`, `>=`, `!=` compare (a compound `<<=`/`>>=` has two).
+                let doubled = i >= 2 && b[i - 2] == b[i - 1];
+                if matches!(prev, Some(b'<' | b'>' | b'!')) && !doubled {
+                    return None;
+                }
+                return Some(i);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a squeezed expression is a plain chain of names, calls and indexes
+/// (`A::B.read(env)["x"]`), with its brackets balanced and nothing else at the top.
+pub(super) fn chain(text: &str) -> bool {
+    let mut depth = 0i32;
+    let starts =
+        text.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '@'));
+    starts
+        && text.bytes().all(|b| {
+            match b {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+            depth > 0
+                || b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'$' | b'@' | b'.' | b':' | b'?' | b'!' | b')' | b']' | b'}'
+                )
+        })
+        && depth == 0
+        && !text.ends_with(['.', ':'])
+}
+
+/// Whether `name` occurs in `text` as a whole word.
+pub(super) fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(name)
+        .any(|(at, _)| !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word))
+}
+
+/// A subject with its root name replaced by what the test assigned to it
+/// (`params["a"]` → `parse(env)["a"]`); `None` when its root is no such name.
+pub fn resolve(
+    subject: &str,
+    aliases: &std::collections::HashMap<String, String>,
+) -> Option<String> {
+    let end = subject
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(subject.len());
+    let rest = &subject[end..];
+    if !(rest.is_empty() || rest.starts_with(['.', '['])) {
+        return None;
+    }
+    aliases
+        .get(&subject[..end])
+        .map(|value| format!("{value}{rest}"))
+}
+
+/// A whole value without a plain conversion of it (`x.to_h`, `list(x)`): comparing the
+/// converted value exactly still fixes every part of it.
+pub fn unconverted(whole: &str) -> &str {
+    let mut w = whole;
+    loop {
+        let before = w;
+        for suffix in [
+            ".to_h",
+            ".to_a",
+            ".to_hash",
+            ".to_ary",
+            ".to_vec()",
+            ".toList()",
+            ".toArray()",
+            ".ToList()",
+            ".ToArray()",
+        ] {
+            if let Some(inner) = w.strip_suffix(suffix) {
+                w = inner;
+            }
+        }
+        for wrapper in ["list(", "dict(", "tuple(", "Array.from("] {
+            if let Some(inner) = w.strip_prefix(wrapper).and_then(|r| r.strip_suffix(')'))
+                && split_top(inner).len() == 1
+                && balanced(inner)
+            {
+                w = inner;
+            }
+        }
+        if w == before {
+            return w;
+        }
+    }
+}
+
+/// Whether the brackets of a text balance without closing below the top.
+pub(super) fn balanced(text: &str) -> bool {
+    let mut depth = 0i32;
+    for b in text.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    depth == 0
+}
+
+/// The two sides an exact check compares (`assert a == b`, `assert_equal(b, a)`,
+/// `expect(a).toEqual(b)`), when they can be read.
+pub fn sides(key: &str) -> Option<(&str, &str)> {
+    let subjects = subjects(key);
+    // `assert_equal((x), y)`: an argument in parentheses is the value inside.
+    fn bare(mut s: &str) -> &str {
+        while s.starts_with('(') && s.ends_with(')') && matching_paren(s, s.len() - 1) == Some(0) {
+            s = &s[1..s.len() - 1];
+        }
+        s
+    }
+    match subjects[..] {
+        [a, b] => Some((bare(a), bare(b))),
+        [a] if key.ends_with(')') => {
+            let open = matching_paren(key, key.len() - 1)?;
+            let expected = key[open + 1..key.len() - 1].trim();
+            (!expected.is_empty() && expected != a && !key[..open].ends_with(a))
+                .then_some((bare(a), bare(expected)))
+        }
+        _ => None,
+    }
+}
+
+/// The `(` that the `)` at `close` closes.
+pub(super) fn matching_paren(text: &str, close: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, &b) in text.as_bytes()[..=close].iter().enumerate().rev() {
+        match b {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (b == b'(').then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The values an exact check fixes as a whole, each with a local alias resolved
+/// through `aliases` and plain conversions dropped: every side compared with something
+/// that is not computed by the same code (a literal, or another value), so that
+/// `x.must_equal x.dup` or `x.to_h.must_equal y.to_h` with `y = x` fixes nothing.
+pub fn wholes(key: &str, aliases: &std::collections::HashMap<String, String>) -> Vec<String> {
+    let Some((a, b)) = sides(key) else {
+        return subjects(key).into_iter().map(String::from).collect();
+    };
+    let plain = |s: &str| -> String {
+        let s = resolve(s, aliases).unwrap_or_else(|| s.to_string());
+        unconverted(&s).to_string()
+    };
+    let (pa, pb) = (plain(a), plain(b));
+    let apart = |x: &str, y: &str| constant(y) || (x != y && !mentions(x, y) && !mentions(y, x));
+    let mut out = Vec::new();
+    for (raw, p, other) in [(a, &pa, &pb), (b, &pb, &pa)] {
+        if !literal(raw) && apart(p, other) {
+            out.push(raw.to_string());
+            if p != raw {
+                out.push(p.clone());
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,438 @@
+//! How a check changed into another: its shape with literals blanked, a bound or an
+//! expected exception widened, an expected error and the calls it makes on the code
+//! under test.
+
+use super::*;
+
+/// A check with its literal values (strings, regular expressions, numbers) blanked:
+/// `assert_eq!(parse("a"), 1)` and `assert_eq!(parse("b"), 2)` share a shape.
+pub fn shape(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut last = 0;
+    for (range, _) in literals(key) {
+        out.push_str(&key[last..range.start]);
+        out.push('_');
+        last = range.end;
+    }
+    out.push_str(&key[last..]);
+    out
+}
+
+/// The literal values of a check (strings, regular expressions, numbers), in order,
+/// each with whether it is a number: what `shape` blanks and `bound_widened` compares.
+pub(super) fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
+    let bytes = key.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        let prev = i.checked_sub(1).map(|p| bytes[p]);
+        let word_before = prev.is_some_and(|p| p.is_ascii_alphanumeric() || p == b'_');
+        let found = match c {
+            b'"' | b'\'' | b'`' => Some((quoted_end(bytes, i, c), false)),
+            // A regular expression literal where a value can start.
+            b'/' if matches!(prev, None | Some(b'(' | b',' | b' ' | b'=' | b'[')) => {
+                Some((quoted_end(bytes, i, b'/'), false))
+            }
+            b'0'..=b'9' if !word_before => {
+                let mut j = i;
+                while j < bytes.len()
+                    && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'.' | b'_'))
+                {
+                    j += 1;
+                }
+                Some((j, true))
+            }
+            _ => None,
+        };
+        match found {
+            Some((end, number)) => {
+                out.push((i..end, number));
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// The numbers of a check, as `(start, end)` byte ranges.
+pub(super) fn numbers(key: &str) -> Vec<(usize, usize)> {
+    literals(key)
+        .into_iter()
+        .filter(|(_, number)| *number)
+        .map(|(r, _)| (r.start, r.end))
+        .collect()
+}
+
+pub(super) fn number_value(text: &str) -> Option<f64> {
+    let digits: String = text
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .chars()
+        .filter(|&c| c != '_')
+        .collect();
+    digits.parse().ok()
+}
+
+/// For two checks of one shape that differ in one number only: whether the new
+/// number lets more through — an upper bound raised (`< 100` → `< 500`,
+/// `toBeLessThan`, `assertLess(x, n)`, `isAtMost`) or a lower bound lowered.
+pub fn bound_widened(old: &str, new: &str) -> bool {
+    let (a, b) = (numbers(old), numbers(new));
+    if a.len() != b.len() || shape(old) != shape(new) {
+        return false;
+    }
+    let differing: Vec<usize> = (0..a.len())
+        .filter(|&i| old[a[i].0..a[i].1] != new[b[i].0..b[i].1])
+        .collect();
+    let [i] = differing[..] else { return false };
+    let (Some(was), Some(now)) = (
+        number_value(&old[a[i].0..a[i].1]),
+        number_value(&new[b[i].0..b[i].1]),
+    ) else {
+        return false;
+    };
+    let (before, after) = (old[..a[i].0].trim_end(), old[a[i].1..].trim_start());
+    let before = before.trim_end_matches('-');
+    // true: the number is an upper bound; false: a lower bound.
+    // `x < n` and `n > x` bound from above; `x > n` and `n < x` from below.
+    let upper = if before.ends_with('<') || before.ends_with("<=") || after.starts_with('>') {
+        Some(true)
+    } else if before.ends_with('>') || before.ends_with(">=") || after.starts_with('<') {
+        Some(false)
+    } else {
+        // The call the number is an argument of.
+        let mut depth = 0;
+        let open = before.char_indices().rev().find_map(|(j, c)| match c {
+            ')' | ']' | '}' => {
+                depth += 1;
+                None
+            }
+            '(' | '[' | '{' if depth == 0 => Some(j),
+            '(' | '[' | '{' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        });
+        open.and_then(|open| {
+            let name_start = trailing_word_start(&before[..open]);
+            let name = before[name_start..open].to_ascii_lowercase();
+            let last_arg = after.starts_with(')');
+            if ["lessthan", "atmost", "below"]
+                .iter()
+                .any(|w| name.contains(w))
+            {
+                Some(true)
+            } else if ["greaterthan", "atleast", "above"]
+                .iter()
+                .any(|w| name.contains(w))
+            {
+                Some(false)
+            } else if name.contains("less") {
+                Some(last_arg)
+            } else if name.contains("greater") {
+                Some(!last_arg)
+            } else {
+                None
+            }
+        })
+    };
+    match upper {
+        Some(true) => now > was,
+        Some(false) => now < was,
+        None => false,
+    }
+}
+
+/// For two bound checks of different subjects: whether `new` widens `old` when the new
+/// subject is computed from the old one in `code` (`const best = Math.min(best,
+/// performance.now() - start)` then `expect(best).toBeLessThan(500)` for
+/// `expect(performance.now() - start).toBeLessThan(100)`): the same quantity, bounded
+/// more loosely.
+pub fn bound_widened_derived(old: &str, new: &str, code: &str) -> bool {
+    let one = |key| -> Option<&str> {
+        match subjects(key)
+            .into_iter()
+            .filter(|s| !literal(s))
+            .collect::<Vec<_>>()[..]
+        {
+            [s] => Some(s),
+            _ => None,
+        }
+    };
+    let (Some(was), Some(now)) = (one(old), one(new)) else {
+        return false;
+    };
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    if was == now || !now.bytes().all(ident) {
+        return false;
+    }
+    // `now = …was…` (or `let now = …`, `now := …`) on one line of the new code.
+    let assigned = code.lines().map(squeeze).any(|line| {
+        line.match_indices(now).any(|(at, _)| {
+            let b = line.as_bytes();
+            let rest = line[at + now.len()..].trim_start_matches(':');
+            !(at > 0 && (ident(b[at - 1]) || b[at - 1] == b'.'))
+                && rest.starts_with('=')
+                && !rest.starts_with("==")
+                && rest[1..].contains(was)
+        })
+    });
+    if !assigned {
+        return false;
+    }
+    // The new check with the old subject in place of the new one.
+    let b = new.as_bytes();
+    let Some(at) = new.match_indices(now).map(|(at, _)| at).find(|&at| {
+        let glued =
+            (at > 0 && ident(b[at - 1])) || b.get(at + now.len()).is_some_and(|&c| ident(c));
+        !glued
+    }) else {
+        return false;
+    };
+    let renamed = format!("{}{was}{}", &new[..at], &new[at + now.len()..]);
+    bound_widened(old, &renamed)
+}
+
+/// For two lines of one shape that differ in one number only: the two numbers, as
+/// written.
+pub fn changed_number<'a>(old: &'a str, new: &'a str) -> Option<(&'a str, &'a str)> {
+    let (a, b) = (numbers(old), numbers(new));
+    if a.len() != b.len() || shape(old) != shape(new) {
+        return None;
+    }
+    let differing: Vec<usize> = (0..a.len())
+        .filter(|&i| old[a[i].0..a[i].1] != new[b[i].0..b[i].1])
+        .collect();
+    let [i] = differing[..] else { return None };
+    Some((&old[a[i].0..a[i].1], &new[b[i].0..b[i].1]))
+}
+
+/// `text` with each whole-word `name` replaced by `by`.
+pub fn replace_word(text: &str, name: &str, by: &str) -> String {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, _) in text.match_indices(name) {
+        if at < last
+            || (at > 0 && ident(b[at - 1]))
+            || b.get(at + name.len()).is_some_and(|&c| ident(c))
+        {
+            continue;
+        }
+        out.push_str(&text[last..at]);
+        out.push_str(by);
+        last = at + name.len();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// Whether a check expects an error: `toThrow("…")`, `raises(E)`, `assertThrows(…)`,
+/// `must_raise`, `rejects` (not `not.toThrow()` or `doesNotThrow`).
+pub fn expects_failure(key: &str) -> bool {
+    // The names of the check itself: outside any bracket (`expect`, `toThrow` in
+    // `expect(() => f()).toThrow("…")`; not what its arguments call).
+    let mut depth = 0i32;
+    let mut outer = String::new();
+    for c in key.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ if depth == 0 => outer.push(c),
+            _ => {}
+        }
+    }
+    let outer = outer.to_ascii_lowercase();
+    if outer.contains(".not.") || outer.contains("not_to") || outer.contains("to_not") {
+        return false;
+    }
+    // Go's `t.Error(…)` reports a failure; it does not expect one.
+    let reports = ["t.error", "t.errorf", "t.fatal", "t.fatalf"]
+        .iter()
+        .any(|r| outer.starts_with(r));
+    // Callees, not receivers (`error` in `error.ShouldBeOfType<E>()` is a value).
+    let names: Vec<&str> = outer
+        .split_inclusive(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.ends_with('.'))
+        .map(|w| w.trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .collect();
+    outer.contains(".rejects.")
+        || names.iter().any(|&name| {
+            (["raise", "throw", "reject", "panic"]
+                .iter()
+                .any(|w| name.contains(w))
+                || (!reports
+                    && matches!(
+                        name,
+                        "error" | "erroris" | "erroras" | "errorcontains" | "equalerror"
+                    )))
+                && !name.contains("not")
+                && !name.contains("nothing")
+        })
+        // An expected warning with its message (`pytest.warns(W, match="…")`,
+        // `assertWarnsRegex(W, "…")`) pins an error path the same way: a raise turned
+        // into that warning is a behaviour changed. Without a message any incidental
+        // warning passes it.
+        || (names.iter().any(|&name| {
+            name == "warns" || name == "deprecated_call" || name == "assertwarnsregex"
+        }) && (key.contains("match=") || key.contains("WarnsRegex(")))
+}
+
+/// The calls a check makes on the code under test: its outermost calls that are not
+/// the check's own (`z.parse(x)` in `expect(() => z.parse(x)).toThrow()`, `w.Hijack()`
+/// in `assert.Panics(t, func() { _, _, err := w.Hijack() })`).
+pub fn actions(key: &str) -> Vec<&str> {
+    let b = key.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let close = |open: usize| -> Option<usize> {
+        let mut depth = 0i32;
+        for (j, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(j);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !ident(b[i]) || (i > 0 && (ident(b[i - 1]) || b[i - 1] == b'.')) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = i;
+        let mut head_end = None;
+        let mut called = false;
+        'chain: loop {
+            while j < b.len() && ident(b[j]) {
+                j += 1;
+            }
+            head_end.get_or_insert(j);
+            while j < b.len() && matches!(b[j], b'(' | b'[') {
+                let Some(c) = close(j) else { break 'chain };
+                called |= b[j] == b'(';
+                j = c + 1;
+            }
+            if j + 1 < b.len() && b[j] == b'.' && ident(b[j + 1]) {
+                j += 1;
+                continue;
+            }
+            break;
+        }
+        let head_end = head_end.unwrap_or(j);
+        let head = key[start..head_end].to_ascii_lowercase();
+        let own = [
+            "expect", "assert", "require", "should", "must", "verify", "check",
+        ]
+        .iter()
+        .any(|w| head.starts_with(w))
+            || matches!(
+                head.as_str(),
+                "t" | "tb"
+                    | "b"
+                    | "func"
+                    | "function"
+                    | "lambda"
+                    | "proc"
+                    | "new"
+                    | "await"
+                    | "async"
+                    | "return"
+                    | "pytest"
+                    | "self"
+                    | "this"
+            );
+        if called && !own && j > start {
+            out.push(&key[start..j]);
+            i = j;
+        } else {
+            i = head_end.max(i + 1);
+        }
+    }
+    out
+}
+
+/// Whether a check is made by the compiler: `// @ts-expect-error` on a statement,
+/// `expectTypeOf(…)`, `assertType(…)`.
+pub fn compile_time(key: &str) -> bool {
+    key.starts_with("@ts-expect-error ")
+        || key.starts_with("expectTypeOf(")
+        || key.starts_with("assertType(")
+        || key.starts_with("assertType<")
+}
+
+/// Where the identifier that ends `text` starts (a char boundary: word bytes are ASCII).
+pub(crate) fn trailing_word_start(text: &str) -> usize {
+    text.len()
+        - text
+            .bytes()
+            .rev()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count()
+}
+
+/// The call that expects an exception and the type it expects: `pytest.raises(E)`,
+/// `assertThrows(E.class, …)`, `Assert.Throws<E>(…)`, `.toThrow(E)`, `must_raise(E)`.
+pub(super) fn expected_exception(key: &str) -> Option<(&str, &str)> {
+    // The first call whose name says raise or throw (after `expect(…).` in JS).
+    let open = key.match_indices(['(', '<']).map(|(i, _)| i).find(|&i| {
+        let name_start = trailing_word_start(&key[..i]);
+        let leaf = key[name_start..i].to_ascii_lowercase();
+        leaf.contains("raise") || leaf.contains("throw")
+    })?;
+    let callee = &key[..open];
+    let ty = if key[open..].starts_with('<') {
+        let close = key[open..].find('>')? + open;
+        &key[open + 1..close]
+    } else {
+        let rest = &key[open + 1..];
+        let args = &rest[..rest.rfind(')').unwrap_or(rest.len())];
+        split_top(args).first().copied()?
+    };
+    let ty = ty
+        .trim()
+        .trim_start_matches("typeof(")
+        .trim_end_matches(')')
+        .trim_end_matches(".class")
+        .trim_end_matches("::class.java")
+        .trim_end_matches("::class");
+    let simple = ty.rsplit(['.', ':']).next().unwrap_or(ty);
+    (!simple.is_empty()
+        && simple
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    .then_some((callee.trim_end_matches("Any"), simple))
+}
+
+/// Whether an expected exception was widened to a root type (`raises(ValueError)` →
+/// `raises(Exception)`, `assertThrows(StackOverflowError.class, …)` →
+/// `assertThrows(Throwable.class, …)`): any failure now passes.
+pub fn exception_widened(old: &str, new: &str) -> bool {
+    const ROOTS: &[&str] = &[
+        "Exception",
+        "BaseException",
+        "Throwable",
+        "Error",
+        "RuntimeException",
+        "StandardError",
+        "Object",
+        "object",
+    ];
+    match (expected_exception(old), expected_exception(new)) {
+        (Some((c1, t1)), Some((c2, t2))) => {
+            c1 == c2 && t1 != t2 && ROOTS.contains(&t2) && !ROOTS.contains(&t1)
+        }
+        _ => false,
+    }
+}

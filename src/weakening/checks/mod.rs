@@ -1,0 +1,512 @@
+//! One check's text brought to a canonical form, and how strong it is.
+//!
+//! A check's text (comments dropped, strings kept) is squeezed (spacing normalised),
+//! rewritten by the language's equivalence table until no row applies, its symmetric
+//! operands ordered; then classified: equality, weaker than equality, neither, or void
+//! (it cannot fail).
+
+mod about;
+mod differ;
+
+pub use about::*;
+pub use differ::*;
+
+use super::rules::{Language, Piece, Rules, Template};
+
+/// How strong a check is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Strength {
+    /// It can never fail (`assert x == x`, `assert … or True`).
+    Void,
+    /// Order, truthiness, presence, containment, a loose tolerance.
+    Weak,
+    /// Exceptions, mocks, failures in a branch: not comparable by strength.
+    Other,
+    /// An exact value.
+    Equality,
+}
+
+/// Spacing normalised: whitespace runs are dropped, except one space between two word
+/// characters; a comma before a closing bracket is dropped; a trailing `;` is dropped.
+pub fn squeeze(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+    // Quotes count as word characters here, so `assert "a"` keeps its space.
+    let word =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"' | b'\'' | b'`') || b >= 0x80;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() || (b == b'\\' && bytes.get(i + 1) == Some(&b'\n')) {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_whitespace()
+                    || (bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'\n')))
+            {
+                i += 1;
+            }
+            let before = out.last().copied();
+            let after = bytes.get(i).copied();
+            if let (Some(a), Some(c)) = (before, after)
+                && word(a)
+                && word(c)
+                && start > 0
+            {
+                out.push(b' ');
+            }
+            continue;
+        }
+        if matches!(b, b')' | b']' | b'}') && out.last() == Some(&b',') {
+            out.pop();
+        }
+        out.push(b);
+        i += 1;
+    }
+    while out.last() == Some(&b';') {
+        out.pop();
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Bindings of a template's holes: (letter, start, end) in the matched text.
+type Bindings = Vec<(u8, usize, usize)>;
+
+/// Matches `text` against `template` as a whole; the holes' bindings if it matches.
+pub fn match_template(template: &Template, text: &str) -> Option<Bindings> {
+    if let Some(Piece::Lit(first)) = template.0.first()
+        && !text.starts_with(first.as_str())
+    {
+        return None;
+    }
+    let mut binds = Vec::new();
+    go(&template.0, text.as_bytes(), 0, false, &mut binds).then_some(binds)
+}
+
+fn word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+fn go(pieces: &[Piece], text: &[u8], pos: usize, after_hole: bool, binds: &mut Bindings) -> bool {
+    let Some(piece) = pieces.first() else {
+        return pos == text.len() || (after_hole && pos + 1 == text.len() && text[pos] == b' ');
+    };
+    let rest = &pieces[1..];
+    // Spacing around a hole is not part of it: skip one space before a hole and
+    // before a literal that follows one; two words must not run together.
+    let mut p = pos;
+    if (after_hole || !matches!(piece, Piece::Lit(_))) && text.get(p) == Some(&b' ') {
+        p += 1;
+    } else if p > 0
+        && p < text.len()
+        && word(text[p - 1])
+        && word(text[p])
+        && (after_hole || !matches!(piece, Piece::Lit(_)))
+    {
+        let starts_word = match piece {
+            Piece::Lit(l) => l.bytes().next().is_some_and(word),
+            _ => true,
+        };
+        if starts_word {
+            return false;
+        }
+    }
+    match piece {
+        Piece::Lit(lit) => {
+            text[p..].starts_with(lit.as_bytes()) && go(rest, text, p + lit.len(), false, binds)
+        }
+        Piece::Tail => {
+            // Nothing, or `,` and balanced arguments up to the next literal.
+            if go(rest, text, pos, false, binds) {
+                return true;
+            }
+            if text.get(pos) != Some(&b',') {
+                return false;
+            }
+            span_ends(text, pos + 1, true, rest, binds, b'.')
+        }
+        Piece::Hole(_) | Piece::Rest if bound(binds, piece).is_some() => {
+            let (s, e) = bound(binds, piece).unwrap_or((0, 0));
+            let len = e - s;
+            text.len() >= p + len
+                && text[p..p + len] == text[s..e]
+                && go(rest, text, p + len, true, binds)
+        }
+        Piece::Hole(letter) => span_ends(text, p, false, rest, binds, *letter),
+        Piece::Rest => span_ends(text, p, true, rest, binds, b'.'),
+    }
+}
+
+/// Tries every balanced end for a hole starting at `pos`.
+fn span_ends(
+    text: &[u8],
+    pos: usize,
+    commas: bool,
+    rest: &[Piece],
+    binds: &mut Bindings,
+    letter: u8,
+) -> bool {
+    let next_lit = match rest.first() {
+        Some(Piece::Lit(l)) => Some(l.as_bytes()),
+        _ => None,
+    };
+    let mut depth = 0i32;
+    let mut e = pos;
+    loop {
+        let lit_here = next_lit.is_none_or(|l| {
+            text[e..].starts_with(l) || (text.get(e) == Some(&b' ') && text[e + 1..].starts_with(l))
+        });
+        if e > pos && depth == 0 && text[e - 1] != b' ' && lit_here {
+            binds.push((letter, pos, e));
+            if go(rest, text, e, true, binds) {
+                return true;
+            }
+            binds.pop();
+        }
+        let Some(&b) = text.get(e) else {
+            return false;
+        };
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                if depth == 0 {
+                    return false;
+                }
+                depth -= 1;
+            }
+            b',' if depth == 0 && !commas => return false,
+            // `P`, `Q`: a plain operand, no operator at its top level (in
+            // `assertTrue(P.equals(Q))`, not `x == null || "a".equals(x)`).
+            b' ' | b'|' | b'&' | b'=' | b'!' | b'<' | b'>' | b'?' | b':' | b'+' | b'-' | b'*'
+            | b'/' | b'%' | b'^'
+                if depth == 0 && matches!(letter, b'P' | b'Q') =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+        e += 1;
+    }
+}
+
+fn bound(binds: &Bindings, piece: &Piece) -> Option<(usize, usize)> {
+    let letter = match piece {
+        Piece::Hole(l) => *l,
+        Piece::Rest => b'.',
+        Piece::Lit(_) | Piece::Tail => return None,
+    };
+    binds
+        .iter()
+        .find(|(l, _, _)| *l == letter)
+        .map(|&(_, s, e)| (s, e))
+}
+
+/// The text of `template` with its holes filled from `binds` (taken from `source`).
+fn fill(template: &Template, source: &str, binds: &Bindings, swap: bool) -> String {
+    let mut out = String::new();
+    for piece in &template.0 {
+        match piece {
+            Piece::Lit(l) => {
+                if !out.is_empty()
+                    && l.bytes().next().is_some_and(word)
+                    && out.bytes().last().is_some_and(word)
+                {
+                    out.push(' ');
+                }
+                out.push_str(l);
+            }
+            // In a target, `, ..` carries the arguments the source's `..` matched.
+            Piece::Tail => {
+                if let Some(&(_, s, e)) = binds.iter().find(|(l, _, _)| *l == b'.')
+                    && s < e
+                {
+                    out.push_str(", ");
+                    out.push_str(&source[s..e]);
+                }
+            }
+            Piece::Hole(_) | Piece::Rest => {
+                if out.bytes().last().is_some_and(word) {
+                    out.push(' ');
+                }
+                let mut letter = match piece {
+                    Piece::Hole(l) => *l,
+                    _ => b'.',
+                };
+                if swap {
+                    letter = match letter {
+                        b'A' => b'B',
+                        b'B' => b'A',
+                        l => l,
+                    };
+                }
+                if let Some(&(_, s, e)) = binds.iter().find(|(l, _, _)| *l == letter) {
+                    out.push_str(&source[s..e]);
+                }
+            }
+        }
+    }
+    squeeze(&out)
+}
+
+/// The canonical text of a check: squeezed, rewritten by the equivalence table, its
+/// symmetric operands ordered.
+pub fn canonical(text: &str, rules: &Rules) -> String {
+    let mut text = unwrap_groups(&squeeze(text));
+    for _ in 0..8 {
+        let mut changed = false;
+        for (from, to) in &rules.equivalences {
+            if let Some(binds) = match_template(from, &text) {
+                let next = fill(to, &text, &binds, false);
+                if next != text && next.len() <= text.len() + 32 {
+                    text = next;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for template in &rules.symmetric {
+        if let Some(binds) = match_template(template, &text) {
+            let a = bound(&binds, &Piece::Hole(b'A')).map(|(s, e)| &text[s..e]);
+            let b = bound(&binds, &Piece::Hole(b'B')).map(|(s, e)| &text[s..e]);
+            // Only plain operands: `a == b or c` is not `b or c == a`.
+            let plain = |x: &str| !x.contains(' ');
+            if let (Some(a), Some(b)) = (a, b)
+                && a > b
+                && plain(a)
+                && plain(b)
+            {
+                text = fill(template, &text, &binds, true);
+            }
+            break;
+        }
+    }
+    text
+}
+
+/// Grouping parentheses around an atom dropped (`== ("…" "…")` is `== "…" "…"`,
+/// `assert (x)` is `assert x`): a reformatter adds and removes them freely. Call
+/// parentheses (after a name, `)`, `]`, `!` or `>`) and tuples stay.
+pub fn unwrap_groups(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut drop = vec![false; b.len()];
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut quote: Option<u8> = None;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q && (i == 0 || b[i - 1] != b'\\') {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' | b'`' => quote = Some(c),
+            b'(' => {
+                let prev = text[..i].bytes().next_back();
+                let grouping = prev.is_none_or(|p| {
+                    !(p.is_ascii_alphanumeric()
+                        || matches!(p, b'_' | b')' | b']' | b'!' | b'>' | b'$' | b'.'))
+                        && p < 0x80
+                });
+                stack.push((i, grouping));
+            }
+            b')' => {
+                if let Some((open, grouping)) = stack.pop()
+                    && grouping
+                    && i > open + 1
+                    && atomic(&text[open + 1..i])
+                {
+                    drop[open] = true;
+                    drop[i] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    if !drop.contains(&true) {
+        return text.to_string();
+    }
+    let kept: Vec<u8> = b
+        .iter()
+        .zip(&drop)
+        .filter(|(_, d)| !**d)
+        .map(|(c, _)| *c)
+        .collect();
+    squeeze(&String::from_utf8_lossy(&kept))
+}
+
+/// Whether squeezed text is one operand: no top-level operator, comma or word gap
+/// (string literals side by side are one).
+fn atomic(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q && b[i - 1] != b'\\' {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' | b'`' => quote = Some(c),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth > 0 => {}
+            b' ' => {
+                let quoted = |x: Option<&u8>| x.is_some_and(|q| matches!(q, b'"' | b'\''));
+                if !(quoted(b.get(i.wrapping_sub(1))) && quoted(b.get(i + 1))) {
+                    return false;
+                }
+            }
+            b',' | b'+' | b'-' | b'*' | b'/' | b'%' | b'<' | b'>' | b'=' | b'!' | b'&' | b'|'
+            | b'^' | b'?' | b':' | b';' => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// How strong a canonical check is.
+pub fn strength(key: &str, rules: &Rules) -> Strength {
+    if rules
+        .tautologies
+        .iter()
+        .any(|t| match_template(t, key).is_some())
+    {
+        return Strength::Void;
+    }
+    // Literals compared with literals (`assert_same false, true`, `assert 1 == 1`)
+    // check no code: they always pass or always fail.
+    let sides = subjects(key);
+    if sides.len() >= 2 && sides.iter().all(|s| constant(s)) {
+        return Strength::Void;
+    }
+    if loose_tolerance(rules.language, key) {
+        return Strength::Weak;
+    }
+    let bytes = key.as_bytes();
+    let equality_first = matches!(rules.language, Language::Python | Language::Go);
+    if equality_first {
+        if rules.equality.is_match(bytes) {
+            return Strength::Equality;
+        }
+        if rules.weak.is_match(bytes) {
+            return Strength::Weak;
+        }
+    } else {
+        if rules.weak.is_match(bytes) {
+            return Strength::Weak;
+        }
+        if rules.equality.is_match(bytes) {
+            return Strength::Equality;
+        }
+    }
+    Strength::Other
+}
+
+/// Whether a numeric tolerance makes an equality check loose: `pytest.approx(x, rel=1)`,
+/// `assertAlmostEqual(…, places=0)`, a large `delta`, JUnit's third `assertEquals`
+/// argument, testify's `InDelta` with a delta of 1 or more, `toBeCloseTo(x, 0)`.
+fn loose_tolerance(language: Language, key: &str) -> bool {
+    let number_after = |marker: &str| -> Option<f64> {
+        let at = key.find(marker)? + marker.len();
+        let digits: String = key[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+' | '_'))
+            .filter(|&c| c != '_')
+            .collect();
+        digits.parse().ok()
+    };
+    match language {
+        Language::Python => {
+            number_after("rel=").is_some_and(|v| v >= 0.1)
+                || number_after("abs=").is_some_and(|v| v >= 1.0)
+                || number_after("places=").is_some_and(|v| v <= 1.0)
+                || number_after("delta=").is_some_and(|v| v >= 1.0)
+        }
+        Language::Java => {
+            if let Some(args) = key
+                .strip_prefix("assertEquals(")
+                .and_then(|a| a.strip_suffix(')'))
+            {
+                let parts = split_top(args);
+                if parts.len() == 3
+                    && let Ok(delta) = parts[2]
+                        .trim_end_matches(['d', 'f', 'D', 'F'])
+                        .parse::<f64>()
+                {
+                    return delta >= 0.01;
+                }
+            }
+            number_after("within(").is_some_and(|v| v >= 0.01)
+                || number_after("offset(").is_some_and(|v| v >= 0.01)
+        }
+        Language::Go => {
+            if let Some(args) = key
+                .strip_prefix("assert.InDelta(")
+                .and_then(|a| a.strip_suffix(')'))
+            {
+                let parts = split_top(args);
+                return parts
+                    .get(3)
+                    .and_then(|d| d.parse::<f64>().ok())
+                    .is_some_and(|d| d >= 1.0);
+            }
+            false
+        }
+        Language::JavaScript => {
+            if let Some(at) = key.find(".toBeCloseTo(") {
+                let args = &key[at + ".toBeCloseTo(".len()..];
+                let args = args.strip_suffix(')').unwrap_or(args);
+                let parts = split_top(args);
+                return parts
+                    .get(1)
+                    .and_then(|d| d.parse::<f64>().ok())
+                    .is_some_and(|d| d <= 0.0);
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+/// Where a literal opened by `quote` at `start` ends (after its closing quote).
+pub(super) fn quoted_end(bytes: &[u8], start: usize, quote: u8) -> usize {
+    let mut j = start + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            c if c == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// Top-level comma-separated parts of an argument list.
+pub fn split_top(args: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, b) in args.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                parts.push(args[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !args[start..].trim().is_empty() {
+        parts.push(args[start..].trim());
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,490 @@
+use super::*;
+
+fn canon(language: Language, text: &str) -> String {
+    canonical(text, &Rules::new(language, None))
+}
+
+fn strong(language: Language, text: &str) -> Strength {
+    let rules = Rules::new(language, None);
+    strength(&canonical(text, &rules), &rules)
+}
+
+#[test]
+fn squeeze_keeps_word_spaces_only() {
+    assert_eq!(squeeze("assert  x ==  5"), "assert x==5");
+    assert_eq!(squeeze("f(\n  a,\n  b,\n)"), "f(a,b)");
+    assert_eq!(squeeze("assert_eq!(a, b);"), "assert_eq!(a,b)");
+}
+
+#[test]
+fn equivalent_spellings_share_a_canonical_text() {
+    use Language::*;
+    let same = [
+        (Rust, "assert_eq!(x, true)", "assert!(x)"),
+        (
+            Rust,
+            "assert!(rate_for(\"CA\") == 0.075)",
+            "assert_eq!(rate_for(\"CA\"), 0.075)",
+        ),
+        (Rust, "assert_eq!(a, b, \"msg {}\", c)", "assert_eq!(b, a)"),
+        (Go, "assert.Equal(t, true, x)", "assert.True(t, x)"),
+        (
+            Go,
+            "require.Equal(t, 107.5, total, \"m\")",
+            "assert.Equal(t, 107.5, total)",
+        ),
+        (Python, "assert x == None", "assert x is None"),
+        (Python, "assert x == []", "assert not x"),
+        (Python, "assert (\n    x == 1\n)", "assert x == 1"),
+        (Python, "self.assertEqual(a, b)", "assert b == a"),
+        (Python, "assert x == 1, \"why\"", "assert 1 == x"),
+        (
+            Python,
+            "assert (str(e) == \"a long message\")",
+            "assert str(e) == (\n    \"a long message\"\n)",
+        ),
+        (Python, "assert (x), \"msg\"", "assert x, (\"msg\")"),
+        (
+            Python,
+            "assert r == (\"a\" \"b\")",
+            "assert (r == \"a\" \"b\")",
+        ),
+        (
+            JavaScript,
+            "expect(xs.length).toBe(3)",
+            "expect(xs).toHaveLength(3)",
+        ),
+        (Java, "assertEquals(true, x)", "assertTrue(x)"),
+        (Java, "assertEquals(a, b)", "assertThat(b).isEqualTo(a)"),
+        (Ruby, "expect(x).to eq 1", "expect(x).to eq(1)"),
+        (
+            Ruby,
+            "expect(xs.length).to eq(2)",
+            "expect(xs.size).to eq 2",
+        ),
+        (
+            CSharp,
+            "Assert.AreEqual(1, x)",
+            "Assert.That(x, Is.EqualTo(1))",
+        ),
+    ];
+    for (language, a, b) in same {
+        assert_eq!(
+            canon(language, a),
+            canon(language, b),
+            "{language:?}: {a} ≢ {b}"
+        );
+    }
+    assert_ne!(
+        canon(Python, "assert x == 1"),
+        canon(Python, "assert x >= 1")
+    );
+}
+
+#[test]
+fn an_exact_check_of_a_whole_covers_checks_of_its_parts() {
+    let rules = Rules::new(Language::JavaScript, None);
+    let whole = canonical("expect(result.issues).toMatchInlineSnapshot(`[…]`)", &rules);
+    let part = canonical("expect(result.issues[0].code).toBe(\"custom\")", &rules);
+    assert!(
+        subjects(&whole)
+            .iter()
+            .any(|w| subjects(&part).iter().any(|p| covers(w, p)))
+    );
+    let other = canonical("expect(other.code).toBe(\"custom\")", &rules);
+    assert!(
+        !subjects(&whole)
+            .iter()
+            .any(|w| subjects(&other).iter().any(|p| covers(w, p)))
+    );
+    let rules = Rules::new(Language::Python, None);
+    assert_eq!(
+        subjects(&canonical("assert r.a == 1", &rules)),
+        vec!["1", "r.a"]
+    );
+}
+
+#[test]
+fn a_local_name_and_a_conversion_read_through_to_the_whole() {
+    let names = aliases(
+        "params = Rack::Multipart.parse_multipart(env)\n\
+         twice = f(x)\ntwice = g(x)\nsum += 1\na, b = pair()\n\
+         const total = invoice.total();\nMap<String, Object> m = load(\"x\");\n\
+         x := compute(y)\nwide = a || b\ns = s.strip\n",
+    );
+    assert_eq!(
+        resolve("params[\"a\"]", &names).as_deref(),
+        Some("Rack::Multipart.parse_multipart(env)[\"a\"]")
+    );
+    assert_eq!(
+        names.get("total").map(String::as_str),
+        Some("invoice.total()")
+    );
+    assert_eq!(names.get("m").map(String::as_str), Some("load(\"x\")"));
+    assert_eq!(names.get("x").map(String::as_str), Some("compute(y)"));
+    for gone in ["twice", "sum", "a", "b", "wide", "s"] {
+        assert!(!names.contains_key(gone), "{gone}");
+    }
+    assert_eq!(unconverted("parse(env).to_h"), "parse(env)");
+    assert_eq!(unconverted("list(f(x))"), "f(x)");
+    assert_eq!(unconverted("f(x).to_s"), "f(x).to_s");
+    let rules = Rules::new(Language::Ruby, None);
+    let exact = canonical("parse(env).to_h.must_equal({\"a\" => 1})", &rules);
+    assert!(wholes(&exact, &names).contains(&"parse(env)".to_string()));
+    // Compared with itself through a name, or with a copy of itself: no whole.
+    let names = aliases("y = parse(env)\n");
+    let same = canonical("parse(env).to_h.must_equal y.to_h", &rules);
+    assert!(
+        wholes(&same, &names).is_empty(),
+        "{:?}",
+        wholes(&same, &names)
+    );
+    let copy = canonical("params.must_equal params.dup", &rules);
+    assert!(wholes(&copy, &names).is_empty());
+}
+
+#[test]
+fn a_weaker_check_stands_in_only_for_the_same_value() {
+    use Language::*;
+    let related_pairs = [
+        (
+            Python,
+            "self.assertEqual(rate, Decimal(\"0.075\"))",
+            "self.assertGreaterEqual(rate, 0)",
+        ),
+        (Python, "assert len(items) == 3", "assert items"),
+        (Python, "assert r.status == 200", "assert r is not None"),
+        (
+            Rust,
+            "assert_eq!(rate_for(\"CA\"), 0.075)",
+            "assert!(rate_for(\"CA\") >= 0.0)",
+        ),
+        (
+            Java,
+            "assertThat(Invoice.rateFor(\"CA\"), is(equalTo(0.075)))",
+            "assertThat(Invoice.rateFor(\"CA\"), greaterThanOrEqualTo(0.0))",
+        ),
+        (
+            Java,
+            "assertEquals(0.075, rateFor(\"CA\"))",
+            "assertTrue(rateFor(\"CA\") >= 0.0)",
+        ),
+        (
+            JavaScript,
+            "expect(xs.length).toBe(3)",
+            "expect(xs).toBeDefined()",
+        ),
+        (
+            Go,
+            "assert.Equal(t, 3, len(items))",
+            "assert.NotEmpty(t, items)",
+        ),
+        // Unreadable subjects are taken as related.
+        (Python, "check_all()", "assert x"),
+    ];
+    for (language, a, b) in related_pairs {
+        let rules = Rules::new(language, None);
+        let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+        assert!(
+            related(&a, &b),
+            "{language:?}: {a} and {b} should be related"
+        );
+    }
+    let unrelated_pairs = [
+        (
+            Python,
+            "assert \"Passed object must be a class.\" == e.value.args[0]",
+            "assert fields(C()) is fields(C)",
+        ),
+        (
+            JavaScript,
+            "expect(schema.parse({})).toEqual({ a: 1 })",
+            "expect(schema.safeParse({}).success).toEqual(false)",
+        ),
+        (Go, "assert.Equal(t, 3, count)", "assert.True(t, ok)"),
+        (Python, "assert \"one ‚ two\" == e.args[0]", "assert ‚x"),
+    ];
+    for (language, a, b) in unrelated_pairs {
+        let rules = Rules::new(language, None);
+        let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+        assert!(
+            !related(&a, &b),
+            "{language:?}: {a} and {b} should not be related"
+        );
+    }
+}
+
+#[test]
+fn shapes_blank_literal_values_only() {
+    assert_eq!(
+        shape("assert_eq!(parse(\"a\"),1)"),
+        "assert_eq!(parse(_),_)"
+    );
+    assert_eq!(
+        shape("assert_eq!(parse(\"a\\\"b\"),10.5)"),
+        shape("assert_eq!(parse('x'),2)")
+    );
+    assert_eq!(shape(".must_match(/x y/)"), ".must_match(_)");
+    assert_ne!(shape("assert_eq!(add(1),2)"), shape("assert_eq!(mul(1),2)"));
+    assert_eq!(shape("assert x2==a/b"), "assert x2==a/b");
+    assert_eq!(shape("assert \"é\"==x"), "assert _==x");
+}
+
+#[test]
+fn a_bound_moved_to_let_more_through_is_widened() {
+    use Language::*;
+    let widened = [
+        (
+            JavaScript,
+            "expect(took).toBeLessThan(100)",
+            "expect(took).toBeLessThan(500)",
+        ),
+        (Python, "assert elapsed < 0.5", "assert elapsed < 2"),
+        (Python, "assert 3 <= len(xs)", "assert 1 <= len(xs)"),
+        (Python, "self.assertLess(t, 10)", "self.assertLess(t, 20)"),
+        (
+            Python,
+            "self.assertGreater(n, 10)",
+            "self.assertGreater(n, 1)",
+        ),
+        (Go, "assert.Less(t, d, 100)", "assert.Less(t, d, 1000)"),
+        (
+            Java,
+            "assertThat(size).isAtMost(10)",
+            "assertThat(size).isAtMost(12)",
+        ),
+        (Rust, "assert!(n >= 3)", "assert!(n >= 0)"),
+    ];
+    for (language, a, b) in widened {
+        let rules = Rules::new(language, None);
+        let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+        assert!(bound_widened(&a, &b), "{language:?}: {a} → {b} widens");
+    }
+    let not_widened = [
+        (
+            JavaScript,
+            "expect(took).toBeLessThan(500)",
+            "expect(took).toBeLessThan(100)",
+        ),
+        (Python, "assert x == 3", "assert x == 4"),
+        (Python, "assert elapsed < 2", "assert other < 3"),
+        (Python, "assert xs[1] < 5", "assert xs[2] < 5"),
+        (JavaScript, "expect(❴(1)).toBe(2)", "expect(❴(1)).toBe(3)"),
+    ];
+    for (language, a, b) in not_widened {
+        let rules = Rules::new(language, None);
+        let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+        assert!(
+            !bound_widened(&a, &b),
+            "{language:?}: {a} → {b} does not widen"
+        );
+    }
+}
+
+#[test]
+fn a_bound_moved_onto_a_value_derived_from_its_subject_is_widened() {
+    let rules = Rules::new(Language::JavaScript, None);
+    let old = canonical(
+        "expect(performance.now() - start).toBeLessThan(100)",
+        &rules,
+    );
+    let new = canonical("expect(best).toBeLessThan(500)", &rules);
+    let code = "let best = Infinity;\n  best = Math.min(best, performance.now() - start);\n";
+    assert!(bound_widened_derived(&old, &new, code));
+    // Not derived from it, or not widened.
+    assert!(!bound_widened_derived(
+        &old,
+        &new,
+        "const best = count(xs);\n"
+    ));
+    let tighter = canonical("expect(best).toBeLessThan(50)", &rules);
+    assert!(!bound_widened_derived(&old, &tighter, code));
+    let compared_only = "expect(best == performance.now() - start)";
+    assert!(!bound_widened_derived(&old, &new, compared_only));
+}
+
+#[test]
+fn checks_that_expect_an_error() {
+    let rules = Rules::new(Language::JavaScript, None);
+    let yes = [
+        "expect(() => f(1)).toThrow(\"bad\")",
+        "await expect(p).rejects.toThrow(TypeError)",
+        "assert.throws(() => f())",
+        "pytest.raises(ValueError)",
+        "assert.Panics(t, func() { w.Close() })",
+        "require.ErrorIs(t, err, ErrClosed)",
+        "expect { f }.to raise_error ArgumentError",
+    ];
+    for text in yes {
+        assert!(expects_failure(&canonical(text, &rules)), "{text}");
+    }
+    let no = [
+        "expect(() => f(1)).not.toThrow()",
+        "assert.doesNotThrow(() => f())",
+        "require.NoError(t, err)",
+        "expect(thrown).toBe(true)",
+        "error.ShouldBeOfType<E>()",
+        "t.Error(err != nil)",
+    ];
+    for text in no {
+        assert!(!expects_failure(&canonical(text, &rules)), "{text}");
+    }
+}
+
+#[test]
+fn the_calls_a_check_makes_on_the_code_under_test() {
+    assert_eq!(
+        actions("expect(()=>z.toJSONSchema(z.date())).toThrow(\"x\")"),
+        vec!["z.toJSONSchema(z.date())"]
+    );
+    assert_eq!(
+        actions("assert.Panics(t,func(){_,err:=w.Hijack()\nrequire.NoError(t,err)})"),
+        vec!["w.Hijack()"]
+    );
+    assert!(actions("expect(x).toBe(1)").is_empty());
+}
+
+#[test]
+fn one_number_changed_in_a_line() {
+    assert_eq!(
+        changed_number("\"a\":2830,", "\"a\":2858,"),
+        Some(("2830", "2858"))
+    );
+    assert_eq!(changed_number("\"a\":1,", "\"b\":2,"), Some(("1", "2")));
+    assert_eq!(changed_number("f(1,2)", "f(3,4)"), None);
+    assert_eq!(changed_number("x=1", "y=2"), None);
+    assert_eq!(replace_word("a(limit,limits)", "limit", "3"), "a(3,limits)");
+}
+
+#[test]
+fn an_expected_exception_widened_to_a_root_type() {
+    use Language::*;
+    let widened = [
+        (
+            Python,
+            "pytest.raises(ValueError)",
+            "pytest.raises(Exception)",
+        ),
+        (
+            Python,
+            "self.assertRaises(KeyError)",
+            "self.assertRaises(BaseException)",
+        ),
+        (
+            Java,
+            "assertThrows(StackOverflowError.class, () -> g.toJson(a))",
+            "assertThrows(Throwable.class, runnable)",
+        ),
+        (
+            CSharp,
+            "Assert.Throws<ArgumentException>(() => f())",
+            "Assert.ThrowsAny<Exception>(() => f())",
+        ),
+        (
+            JavaScript,
+            "expect(() => f()).toThrow(TypeError)",
+            "expect(() => f()).toThrow(Error)",
+        ),
+        (
+            Ruby,
+            "_ { f }.must_raise(ArgumentError)",
+            "_ { f }.must_raise(StandardError)",
+        ),
+    ];
+    for (language, a, b) in widened {
+        let rules = Rules::new(language, None);
+        let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+        assert!(exception_widened(&a, &b), "{language:?}: {a} → {b} widens");
+    }
+    let not_widened = [
+        (
+            Python,
+            "pytest.raises(Exception)",
+            "pytest.raises(ValueError)",
+        ),
+        (
+            Python,
+            "pytest.raises(ValueError)",
+            "pytest.raises(TypeError)",
+        ),
+        (Python, "assert_eq(ValueError)", "assert_eq(Exception)"),
+        (
+            JavaScript,
+            "expect(200,'<p>❴❴x❵❵</p>',done)",
+            "expect(200,'<p>❵</p>',done)",
+        ),
+    ];
+    for (language, a, b) in not_widened {
+        let rules = Rules::new(language, None);
+        let (a, b) = (canonical(a, &rules), canonical(b, &rules));
+        assert!(
+            !exception_widened(&a, &b),
+            "{language:?}: {a} → {b} does not widen"
+        );
+    }
+}
+
+#[test]
+fn literals_compared_with_literals_check_nothing() {
+    use Language::*;
+    for (language, text) in [
+        (Ruby, "assert_same false, true"),
+        (Python, "assert 1 == 1"),
+        (Java, "assertEquals(\"a\", \"a\")"),
+    ] {
+        let rules = Rules::new(language, None);
+        assert_eq!(
+            strength(&canonical(text, &rules), &rules),
+            Strength::Void,
+            "{language:?}: {text}"
+        );
+    }
+    for (language, text) in [
+        (Ruby, "assert_equal 3, add(1, 2)"),
+        (Python, "assert -x == 5"),
+        (Python, "assert [a, b] == [1, 2]"),
+    ] {
+        let rules = Rules::new(language, None);
+        assert_ne!(
+            strength(&canonical(text, &rules), &rules),
+            Strength::Void,
+            "{language:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn strengths() {
+    use Language::*;
+    use Strength::*;
+    let cases = [
+        (Python, "assert x == 1", Equality),
+        (Python, "assert x >= 1", Weak),
+        (Python, "assert x == x", Void),
+        (Python, "assert f(x) or True", Void),
+        (Python, "assert x == pytest.approx(1.0, rel=1)", Weak),
+        (Python, "assert x == pytest.approx(1.0)", Equality),
+        (Python, "self.assertAlmostEqual(x, 1.0, places=0)", Weak),
+        (Python, "self.assertAlmostEqual(x, 1.0, delta=100)", Weak),
+        (Python, "self.assertAlmostEqual(x, 1.0, places=7)", Equality),
+        (Rust, "assert_eq!(a, 1)", Equality),
+        (Rust, "assert!(a >= 1)", Weak),
+        (Rust, "assert_eq!(a, a)", Void),
+        (JavaScript, "expect(a).toBe(1)", Equality),
+        (JavaScript, "expect(a).toMatch(/x/)", Weak),
+        (JavaScript, "expect(a).not.toBe(1)", Weak),
+        (JavaScript, "expect.poll(() => a).toBe(1)", Equality),
+        (Go, "assert.Equal(t, 1, a)", Equality),
+        (Go, "assert.NotNil(t, a)", Weak),
+        (Java, "assertEquals(0.075, rate)", Equality),
+        (Java, "assertEquals(0.075, rate, 0.5)", Weak),
+        (Java, "assertNotNull(rate)", Weak),
+        (Ruby, "expect(a).to eq(1)", Equality),
+        (Ruby, "expect(a).to be_truthy", Weak),
+        (CSharp, "Assert.Equal(1, a)", Equality),
+        (CSharp, "Assert.NotNull(a)", Weak),
+    ];
+    for (language, text, want) in cases {
+        assert_eq!(strong(language, text), want, "{language:?}: {text}");
+    }
+}
