@@ -158,7 +158,7 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
 }
 
 /// The value a check says no more than exists of (`assert x is not None` → `x`,
-/// [`rules::NON_NULL`](super::rules::NON_NULL)), if that is all it says.
+/// [`rules::NON_NULL`](crate::weakening::rules::NON_NULL)), if that is all it says.
 pub fn exists_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
     rules.non_null.iter().find_map(|t| {
         let binds = match_template(t, key)?;
@@ -170,7 +170,7 @@ pub fn exists_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
 /// Whether the check `key` fails when `value` is missing: it reads through the value
 /// (`value.name`, `value[0]`, `value.Error()`; not `value?.name`, and not a check
 /// method called on it, `value.ShouldBe(…)`, `value.must_equal …`, which a missing value
-/// can pass) or is a check that needs its operand ([`rules::NEEDS_VALUE`](super::rules::NEEDS_VALUE)).
+/// can pass) or is a check that needs its operand ([`rules::NEEDS_VALUE`](crate::weakening::rules::NEEDS_VALUE)).
 pub fn needs(key: &str, value: &str, rules: &Rules) -> bool {
     // Not a check that may not look at the value (`x.a == 1 if x else True`,
     // `expect(res && res.error)`).
