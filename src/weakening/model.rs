@@ -134,6 +134,9 @@ pub struct Model<'a> {
     keys: Vec<OnceLock<(String, Strength)>>,
     /// Whether any check is read from a comment (see [`Model::comment_keys`]).
     comment_checks: bool,
+    /// Go: `assert := assert.New(t)` binds testify's checker to the package's name, so
+    /// `assert.Equal(want, got)` takes no `t` (read as `assert.Equal(assert, want, got)`).
+    go_checker_object: bool,
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
@@ -209,8 +212,21 @@ impl<'a> Model<'a> {
             file_skips: Vec::new(),
             keys: Vec::new(),
             comment_checks: false,
+            go_checker_object: false,
             groups: Vec::new(),
         };
+        if model.language == Language::Go {
+            static OBJECT: OnceLock<Option<regex::Regex>> = OnceLock::new();
+            model.go_checker_object = OBJECT
+                .get_or_init(|| {
+                    regex::Regex::new(
+                        r"\b(?:assert|require)[ \t]*:?=[ \t]*(?:assert|require)\.New\(",
+                    )
+                    .ok()
+                })
+                .as_ref()
+                .is_some_and(|r| r.is_match(&model.src.code));
+        }
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
@@ -787,6 +803,11 @@ impl<'a> Model<'a> {
         } else {
             self.src.text(check.span.clone())
         };
+        let text = if self.go_checker_object {
+            go_checker_call(text)
+        } else {
+            text
+        };
         let key = checks::canonical(&text, rules);
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
@@ -1067,6 +1088,28 @@ fn go_reports_failure(text: &str) -> bool {
         "s" => matches!(method, "Fail" | "FailNow" | "Errorf" | "Fatalf"),
         _ => false,
     }
+}
+
+/// `assert.Equal(want, got)` on testify's checker bound to the package's name (`assert
+/// := assert.New(t)`) as `assert.Equal(assert, want, got)`, the shape of the package's
+/// `assert.Equal(t, want, got)`; a call with a `t` first is the package's, unchanged.
+fn go_checker_call(text: String) -> String {
+    let Some((object, rest)) = text
+        .split_once('(')
+        .and_then(|(head, rest)| Some((head.split_once('.')?.0, rest)))
+        .filter(|(object, _)| matches!(*object, "assert" | "require"))
+    else {
+        return text;
+    };
+    let first = rest.split(',').next().unwrap_or("").trim();
+    let t_like = matches!(first, "t" | "tb" | "b" | "tt" | "t)" | "tb)" | "b)")
+        || first.ends_with(".T()")
+        || first.ends_with(".T())");
+    if t_like {
+        return text;
+    }
+    let open = text.len() - rest.len();
+    format!("{}{object}, {}", &text[..open], rest)
 }
 
 #[cfg(test)]
