@@ -5,8 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::checks::{self, Strength};
-pub(super) use super::checks::{repeat_of, unrepeated};
+use super::checks::{self, Strength, unrepeated};
 use super::model::{Model, Role, Unit};
 use super::rules::{Language, Rules};
 use super::{At, File, setup};

@@ -5,7 +5,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
-use super::bags::{Appeared, bag, bag_of, distinct_checks, loose_bag, unrepeated};
+use super::bags::{Appeared, Item, bag, distinct_checks, loose_bag};
+use super::checks::unrepeated;
 use super::compare::{
     bounds_in_data, compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed,
     shadowing,
@@ -208,25 +209,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         // too: else `a` and `b`, each checking `exit_code == 0`, merged into a test
         // that runs `a` alone would lose `b` unseen. Returns whether every check of
         // the old tests is made, and whether none is made fewer times.
-        let merge_counts = |gone: &[usize]| -> (bool, bool) {
-            let Some(new) = &file.new else {
-                return (false, false);
-            };
-            let mut wanted: HashMap<String, usize> = HashMap::new();
-            for &u in gone.iter().chain(&absorbed) {
-                let keys: HashSet<String> = bag(old, &old.units[u], file.rules)
-                    .into_iter()
-                    .map(|i| unrepeated(&i.key).to_string())
-                    .collect();
+        let merge_counts = |olds: &[(usize, Vec<Item>)], news: &[Vec<Item>]| -> (bool, bool) {
+            let mut wanted: HashMap<&str, usize> = HashMap::new();
+            for (u, items) in olds {
+                let keys: HashSet<&str> = items.iter().map(|i| unrepeated(&i.key)).collect();
                 for k in keys {
-                    *wanted.entry(k).or_default() += old.units[u].cases;
+                    *wanted.entry(k).or_default() += old.units[*u].cases;
                 }
             }
-            let mut made: HashMap<String, usize> = HashMap::new();
-            for &u in &arrived {
-                for i in bag(new, &new.units[u], file.rules) {
-                    *made.entry(unrepeated(&i.key).to_string()).or_default() += i.mult;
-                }
+            let mut made: HashMap<&str, usize> = HashMap::new();
+            for i in news.iter().flatten() {
+                *made.entry(unrepeated(&i.key)).or_default() += i.mult;
             }
             let all = wanted.keys().all(|k| made.contains_key(k));
             let none_fewer = wanted
@@ -245,9 +238,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             // their checks: no row dropped, no test without checks gone.
             // (With the tests taken for duplicates of an arrival: their checks are
             // the arrival's too.)
-            let compared: Vec<usize> = gone.iter().chain(&absorbed).copied().collect();
-            let before = bag_of(old, &compared, file.rules);
-            let after = bag_of(new, &arrived, file.rules);
+            let olds: Vec<(usize, Vec<Item>)> = gone
+                .iter()
+                .chain(&absorbed)
+                .map(|&u| (u, bag(old, &old.units[u], file.rules)))
+                .collect();
+            let news: Vec<Vec<Item>> = arrived
+                .iter()
+                .map(|&u| bag(new, &new.units[u], file.rules))
+                .collect();
+            let before: Vec<Item> = olds.iter().flat_map(|(_, b)| b.iter().cloned()).collect();
+            let after: Vec<Item> = news.iter().flatten().cloned().collect();
             let found = compare_bags(
                 file,
                 &before,
@@ -266,7 +267,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             let cases_taken: usize =
                 cases_gone + absorbed.iter().map(|&u| old.units[u].cases).sum::<usize>();
             let merged = || {
-                let (all, none_fewer) = merge_counts(&gone);
+                let (all, none_fewer) = merge_counts(&olds, &news);
                 plain && all && none_fewer && found.is_empty()
             };
             if cases_new >= cases_taken || merged() {

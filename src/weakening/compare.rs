@@ -5,8 +5,8 @@ use std::collections::{HashMap, HashSet};
 
 use similar::{DiffOp, TextDiff};
 
-use super::bags::{Appeared, Item, bag, bag_of, repeat_of, unrepeated};
-use super::checks::{self, Strength};
+use super::bags::{Appeared, Item, bag, bag_of};
+use super::checks::{self, Strength, repeat_of, unrepeated};
 use super::matching::body_lines;
 use super::model::{Model, Role, SkipKind, Unit};
 use super::opaque;

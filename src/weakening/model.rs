@@ -215,18 +215,6 @@ impl<'a> Model<'a> {
             go_checker_object: false,
             groups: Vec::new(),
         };
-        if model.language == Language::Go {
-            static OBJECT: OnceLock<Option<regex::Regex>> = OnceLock::new();
-            model.go_checker_object = OBJECT
-                .get_or_init(|| {
-                    regex::Regex::new(
-                        r"\b(?:assert|require)[ \t]*:?=[ \t]*(?:assert|require)\.New\(",
-                    )
-                    .ok()
-                })
-                .as_ref()
-                .is_some_and(|r| r.is_match(&model.src.code));
-        }
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
@@ -295,19 +283,26 @@ impl<'a> Model<'a> {
         let mut checks: Vec<Check> = Vec::new();
         let mut containers: HashSet<usize> = HashSet::new();
         // Go's `r.Equal(…)` is a check only where `r` is testify's checker on the test's
-        // `t` (`r := require.New(t)`), not any value named `r`.
+        // `t` (`r := require.New(t)`), not any value named `r`; `assert := assert.New(t)`
+        // binds the checker to the package's name (see `go_checker_object`).
         static CHECKER: std::sync::OnceLock<Option<regex::bytes::Regex>> =
             std::sync::OnceLock::new();
-        let r_checks = self.language == Language::Go
-            && CHECKER
-                .get_or_init(|| {
-                    regex::bytes::Regex::new(
-                        r"(?-u)\br[ \t]*:?=[ \t]*(?:require|assert)\.New\([ \t]*t[ \t]*\)",
-                    )
-                    .ok()
-                })
-                .as_ref()
-                .is_some_and(|r| r.is_match(code));
+        let mut r_checks = false;
+        if self.language == Language::Go
+            && let Some(checker) = CHECKER.get_or_init(|| {
+                regex::bytes::Regex::new(
+                    r"(?-u)\b(r|assert|require)[ \t]*:?=[ \t]*(?:require|assert)\.New\(([ \t]*t[ \t]*\))?",
+                )
+                .ok()
+            })
+        {
+            for c in checker.captures_iter(code) {
+                match &c[1] {
+                    b"r" => r_checks |= c.get(2).is_some(),
+                    _ => self.go_checker_object = true,
+                }
+            }
+        }
         for m in rules.checks.find_iter(code) {
             if self.language == Language::Go && !r_checks && m.as_bytes().starts_with(b"r.") {
                 continue;

@@ -598,7 +598,7 @@ fn rows_of_structs(group: &[u8]) -> bool {
 }
 
 /// Elements of a bracket group (`{a, b, c,}` → 3).
-fn elements(group: &[u8]) -> usize {
+pub(super) fn elements(group: &[u8]) -> usize {
     let inner = &group[1..group.len().saturating_sub(1)];
     let mut depth = 0i32;
     let mut count = 0;

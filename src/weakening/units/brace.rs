@@ -8,7 +8,8 @@ use crate::weakening::rules::{Language, Rules};
 use std::ops::Range;
 
 use crate::weakening::source::{
-    Source, at_line_start, extent, go_table_rows, list_len, matching_close, matching_open, rows_in,
+    Source, at_line_start, elements, extent, go_table_rows, list_len, matching_close,
+    matching_open, rows_in,
 };
 
 /// The units of a Rust, Go, Java or C# file.
@@ -551,28 +552,8 @@ fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
             body[arr + 2..brace].trim().is_empty().then_some(brace)
         }))
         .min()
-        .map_or(1, |open| args_len(body.as_bytes(), open))
-}
-
-/// Elements of the bracket group opening at `open`.
-fn args_len(code: &[u8], open: usize) -> usize {
-    let Some(close) = matching_close(code, open) else {
-        return 1;
-    };
-    let inner = &code[open + 1..close];
-    if inner.iter().all(u8::is_ascii_whitespace) {
-        return 1;
-    }
-    let mut depth = 0i32;
-    let mut n = 1;
-    for (i, &c) in inner.iter().enumerate() {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            // (A trailing comma adds no element.)
-            b',' if depth == 0 && inner[i + 1..].iter().any(|c| !c.is_ascii_whitespace()) => n += 1,
-            _ => {}
-        }
-    }
-    n
+        .and_then(|open| matching_close(body.as_bytes(), open).map(|close| (open, close)))
+        .map_or(1, |(open, close)| {
+            elements(&body.as_bytes()[open..=close]).max(1)
+        })
 }
