@@ -155,14 +155,16 @@ fn collect(
     let rows = std::cell::OnceCell::new();
     let aliases = std::cell::OnceCell::new();
     let mut repeats = Repeats::default();
-    for &c in &unit.checks {
+    for &c in model.checks_of(unit).iter() {
+        // (A function local to the unit counts through its calls, below.)
+        if model.in_local_helper(unit, model.checks[c].span.start) {
+            continue;
+        }
         if depth < 3
-            && let Some(helper) = model.check_callee(c).and_then(|name| {
-                model
-                    .units
-                    .iter()
-                    .find(|u| u.role == Role::Helper && u.leaf == name && u.leaf != unit.leaf)
-            })
+            && let Some(helper) = model
+                .check_callee(c)
+                .filter(|&name| name != unit.leaf)
+                .and_then(|name| model.helper_for(unit, name))
             && seen.insert(helper.leaf.clone())
         {
             collect(
@@ -225,17 +227,13 @@ fn collect(
         // (An overload of the test's own name is another function: `testTouch()`
         // calling a helper `testTouch(IOConsumer<Path>)` that holds its checks.)
         // Only from a call in its body: the test's own declaration is no call.
-        let helper = model
-            .units
-            .iter()
-            .find(|u| u.role == Role::Helper && u.leaf == name && u.span != unit.span)
-            .filter(|_| {
-                name != unit.leaf
-                    || model
-                        .call_sites(unit, name)
-                        .iter()
-                        .any(|(_, line)| *line > unit.line)
-            });
+        let helper = model.helper_for(unit, name).filter(|_| {
+            name != unit.leaf
+                || model
+                    .call_sites(unit, name)
+                    .iter()
+                    .any(|(_, line)| *line > unit.line)
+        });
         if (name == unit.leaf && helper.is_none()) || !seen.insert(name.to_string()) {
             continue;
         }
@@ -251,10 +249,15 @@ fn collect(
                 // deleted is a check deleted (an identical call repeated is not another).
                 // (The calls the test makes itself: a helper's own calls of another
                 // helper do not multiply it again.)
+                // (Not a local function's own declaration, nor its calls of itself.)
+                let lines = model.src.line_of(h.span.start)
+                    ..=model.src.line_of(h.span.end.saturating_sub(1));
                 let made = if depth == 0 {
                     model
-                        .call_texts(unit, name)
+                        .call_sites(unit, name)
                         .into_iter()
+                        .filter(|(_, line)| !lines.contains(line))
+                        .map(|(text, _)| text)
                         .collect::<HashSet<_>>()
                         .len()
                         .max(1)

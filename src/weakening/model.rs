@@ -395,6 +395,20 @@ impl<'a> Model<'a> {
             self.comment_checks = true;
             checks.sort_by_key(|c| c.span.start);
         }
+        // A Rust source file with its tests beside the code: an `assert!` of the code
+        // under test is an invariant of that code, not a check of the suite.
+        if let Some(regions) = self.rust_test_regions() {
+            let tests: Vec<Range<usize>> = self
+                .units
+                .iter()
+                .filter(|u| u.role == Role::Test)
+                .map(|u| u.span.clone())
+                .collect();
+            checks.retain(|c| {
+                let at = c.span.start;
+                regions.iter().chain(&tests).any(|r| r.contains(&at))
+            });
+        }
         for (i, c) in checks.iter().enumerate() {
             match self.unit_at(c.span.start) {
                 Some(u) => self.units[u].checks.push(i),
@@ -402,6 +416,43 @@ impl<'a> Model<'a> {
             }
         }
         self.checks = checks;
+    }
+
+    /// A Rust file's test code when the file also holds the code under test: the
+    /// items under `#[cfg(test)]` (or a `cfg` naming `test`, not `not(test)`). `None`
+    /// when the whole file is test code (no such item, or `#![cfg(test)]`).
+    fn rust_test_regions(&self) -> Option<Vec<Range<usize>>> {
+        if self.language != Language::Rust {
+            return None;
+        }
+        let code = &self.src.code;
+        let b = self.src.b();
+        let mut out = Vec::new();
+        for (at, _) in code.match_indices("#[cfg(") {
+            let close = self.src.close_of(at + 1);
+            let attr = &code[at..close];
+            let names_test = attr
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "test");
+            if !names_test || attr.contains("not(test)") {
+                continue;
+            }
+            // The item: up to its block's end, or its `;` (`mod tests;`).
+            let Some(end) = b[close..]
+                .iter()
+                .position(|&c| c == b'{' || c == b';')
+                .map(|i| close + i)
+            else {
+                continue;
+            };
+            let end = if b[end] == b'{' {
+                self.src.close_of(end)
+            } else {
+                end + 1
+            };
+            out.push(at..end);
+        }
+        (!out.is_empty() && !code.contains("#![cfg(test)]")).then_some(out)
     }
 
     /// `// @ts-expect-error` comments, each as a check spanning the statement after it.
@@ -852,6 +903,64 @@ impl<'a> Model<'a> {
         let name = &text[..end];
         let next = text[end..].chars().next();
         (!name.is_empty() && next.is_none_or(|c| c == '(' || c.is_whitespace())).then_some(name)
+    }
+
+    /// The helper a call of `name` in `unit` reaches: one defined inside `unit` first
+    /// (a function local to the test), else one not local to another unit (a function
+    /// nested in another test is out of scope, however it is named: chrono's tests each
+    /// define their own `fn check`).
+    pub fn helper_for(&self, unit: &Unit, name: &str) -> Option<&Unit> {
+        let within = |inner: &Range<usize>, outer: &Range<usize>| {
+            outer.start <= inner.start && inner.end <= outer.end && inner != outer
+        };
+        let mut visible = None;
+        for h in &self.units {
+            if h.role != Role::Helper || h.leaf != name || h.span == unit.span {
+                continue;
+            }
+            if within(&h.span, &unit.span) {
+                return Some(h);
+            }
+            let local_elsewhere = self
+                .units
+                .iter()
+                .any(|u| within(&h.span, &u.span) && !within(&unit.span, &u.span));
+            if visible.is_none() && !local_elsewhere {
+                visible = Some(h);
+            }
+        }
+        visible
+    }
+
+    /// The checks of a unit; for a function local to a test, the test's checks within
+    /// it (a check belongs to the test it sits in: tests own what their bodies hold).
+    pub fn checks_of<'s>(&'s self, unit: &'s Unit) -> std::borrow::Cow<'s, [usize]> {
+        if unit.role != Role::Helper || !unit.checks.is_empty() {
+            return std::borrow::Cow::Borrowed(&unit.checks);
+        }
+        match self.unit_at(unit.span.start) {
+            Some(t) if self.units[t].role == Role::Test => std::borrow::Cow::Owned(
+                self.units[t]
+                    .checks
+                    .iter()
+                    .copied()
+                    .filter(|&c| unit.span.contains(&self.checks[c].span.start))
+                    .collect(),
+            ),
+            _ => std::borrow::Cow::Owned(Vec::new()),
+        }
+    }
+
+    /// Whether `pos` lies in a helper defined inside `unit` (its checks count through
+    /// the calls of that helper, once per call, not as the unit's own).
+    pub fn in_local_helper(&self, unit: &Unit, pos: usize) -> bool {
+        self.units.iter().any(|h| {
+            h.role == Role::Helper
+                && h.span != unit.span
+                && unit.span.start <= h.span.start
+                && h.span.end <= unit.span.end
+                && h.span.contains(&pos)
+        })
     }
 
     /// Names called in a unit (`name(`) outside its own checks, for following checks
