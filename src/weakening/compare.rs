@@ -60,8 +60,14 @@ pub(super) fn compare_pair(
     // (`[Theory]` rows written out in a `[Fact]`).
     // (Counted as written: the same check after each of several inputs counts each time.)
     let own = |_: &Model, u: &Unit| u.checks.len();
+    // (Go: subtests unwrapped into a plain loop over as many rows still run every
+    // row's checks.)
+    let rows_kept = new.language == Language::Go
+        && nu.checks.iter().any(|&c| new.in_loop(nu, c))
+        && new.rows(nu) >= ou.cases;
     if nu.cases < ou.cases
         && nu.cases * own(new, nu) < ou.cases * own(old, ou)
+        && !rows_kept
         && !rows_moved(read, n, old, ou, new, nu)
     {
         out.push(finding(
@@ -253,9 +259,14 @@ pub(super) fn compare_bags(
         .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
         .collect();
     // A helper's checks run once per call: fewer calls of it are fewer checks (fewer
-    // copies of a check written in the test are an exact duplicate removed).
+    // copies of a check written in the test are an exact duplicate removed). A check
+    // of the test's own setup (`setup`) is none of them.
     let calls = |items: &[Item], key: &str| -> usize {
-        items.iter().filter(|i| i.key == key).map(|i| i.calls).sum()
+        items
+            .iter()
+            .filter(|i| i.key == key && !i.setup)
+            .map(|i| i.calls)
+            .sum()
     };
     let mut seen = HashSet::new();
     let fewer: Vec<Item> = before
@@ -373,7 +384,9 @@ pub(super) fn compare_bags(
     // through the value (`assert x is not None` beside `assert x.name == "a"`,
     // `if err == nil { t.Fatal() }` before `assert.ErrorContains(t, err, "…")`): that
     // check fails when the value is missing. Not one in a branch or a loop, which may
-    // not run.
+    // not run, unless the check it stands for sat in one too (`if tt.err != "" {
+    // assert.Error(t, err); assert.Contains(t, err.Error(), tt.err) }` in a table's loop
+    // → `assert.ErrorContains(t, err, tt.err)` there).
     // The value must be the one value of its name in the test (`_, err = f("")` then
     // `err = f("1+")`: a check of the second `err` says nothing about the first).
     let assigned_once = |value: &str, line: usize| -> bool {
@@ -385,8 +398,8 @@ pub(super) fn compare_bags(
         .filter(|l| {
             !checks::exists_only(&l.key, file.rules).is_some_and(|value| {
                 after.iter().any(|a| {
-                    a.alt.is_none()
-                        && !a.looped
+                    (a.alt.is_none() || l.alt.is_some())
+                        && (!a.looped || l.looped)
                         && checks::needs(&a.key, value, file.rules)
                         && assigned_once(value, a.line)
                 })

@@ -99,12 +99,7 @@ pub(super) fn match_by_name(
     // A name spelled another way: the same letters and digits, case aside
     // (`Test_helpCommand_HelpName` → `TestHelpCommand_HelpName`, `test_fooBar` →
     // `test_foo_bar`), once on each side.
-    let spelled = |name: &str| -> String {
-        name.chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect()
-    };
+    let spelled = spelling;
     let count = |m: &Model, tests: &[usize], key: &str| {
         tests
             .iter()
@@ -129,6 +124,15 @@ pub(super) fn match_by_name(
     (pairs, left_old, left_new)
 }
 
+/// A name's letters and digits, case aside: how `Test_helpCommand_HelpName` and
+/// `TestHelpCommand_HelpName` are one name spelled two ways.
+fn spelling(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
 /// Whether one qualified test name is the other under one more enclosing suite.
 fn nested(a: &str, b: &str) -> bool {
     let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
@@ -149,13 +153,15 @@ pub(super) fn match_across_files(
     let mut taken: HashSet<At> = HashSet::new();
     // By the same qualified name; then as a test class nested into another one, or
     // taken out of it (`Samples > Throwing > fails` ↔ `Throwing > fails`); then by the
-    // test's own name. Each rule is tried on every test before the next, so a looser
-    // rule never takes a test a stricter one pairs.
+    // test's own name; then by its name spelled another way (`TestSystemClockNewTicker`
+    // → `TestSystemClock_NewTicker`). Each rule is tried on every test before the next,
+    // so a looser rule never takes a test a stricter one pairs.
     type Same = fn(&Unit, &Unit) -> bool;
-    let rules: [Same; 3] = [
+    let rules: [Same; 4] = [
         |n, o| n.name == o.name,
         |n, o| nested(&n.name, &o.name),
         |n, o| n.leaf == o.leaf,
+        |n, o| spelling(&n.leaf) == spelling(&o.leaf) && !spelling(&o.leaf).is_empty(),
     ];
     let mut still: Vec<At> = removed.clone();
     for same in rules {

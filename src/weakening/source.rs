@@ -554,7 +554,8 @@ pub(super) fn matching_close(code: &[u8], open: usize) -> Option<usize> {
 }
 
 /// Whether every element of a bracket group is a struct literal (`{…}`, `&T{…}`,
-/// `T{…}`) or a map entry whose value is one (`"name": {…}`).
+/// `T{…}`) or a map entry (`"name": {…}`, `DebugLevel: "debug"`): a map ranged over
+/// is a table whatever its values.
 fn rows_of_structs(group: &[u8]) -> bool {
     let inner = &group[1..group.len().saturating_sub(1)];
     let mut depth = 0i32;
@@ -567,13 +568,20 @@ fn rows_of_structs(group: &[u8]) -> bool {
             return;
         }
         any = true;
-        let value = match e.iter().position(|&b| b == b':') {
-            Some(colon) if e.first().is_some_and(|&b| b == b'"' || b == b'`') => {
-                e[colon + 1..].trim_ascii()
+        // A map entry: a `:` outside the key's brackets (`Level(-42): "Level(-42)"`).
+        let mut nesting = 0i32;
+        let entry = e.iter().any(|&b| {
+            match b {
+                b'(' | b'[' | b'{' => nesting += 1,
+                b')' | b']' | b'}' => nesting -= 1,
+                _ => {}
             }
-            _ => e,
-        };
-        let value = value.strip_prefix(b"&").unwrap_or(value);
+            b == b':' && nesting == 0
+        });
+        if entry {
+            return;
+        }
+        let value = e.strip_prefix(b"&").unwrap_or(e);
         let head = value.iter().take_while(|&&b| b != b'{').count();
         all &= head < value.len()
             && value[..head]

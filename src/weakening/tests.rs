@@ -187,6 +187,45 @@ fn a_test_moved_to_another_file_of_the_change_is_not_removed() {
 }
 
 #[test]
+fn a_test_moved_to_another_package_under_its_name_spelled_another_way_is_not_removed() {
+    // zap 7699673: `TestSystemClockNewTicker` → zapcore's `TestSystemClock_NewTicker`.
+    let mut store = Store(Default::default());
+    let body = "(t *testing.T) {\n\tn := 0\n\tfor range ticker(time.Millisecond) {\n\t\tn++\n\t\tif n == 3 {\n\t\t\treturn\n\t\t}\n\t}\n}\n";
+    let old = format!(
+        "package zap\n\nfunc TestWithClock(t *testing.T) {{\n\tassert.Equal(t, 1, f())\n}}\n\nfunc TestSystemClockNewTicker{body}"
+    );
+    let kept = "package zap\n\nfunc TestWithClock(t *testing.T) {\n\tassert.Equal(t, 1, f())\n}\n";
+    let other =
+        "package zapcore\n\nfunc TestMockClock(t *testing.T) {\n\tassert.Equal(t, 2, g())\n}\n";
+    let other_after = format!("{other}\nfunc TestSystemClock_NewTicker{body}");
+    let changes = vec![
+        change(&mut store, "clock_test.go", Some(&old), Some(kept)),
+        change(
+            &mut store,
+            "zapcore/clock_test.go",
+            Some(other),
+            Some(&other_after),
+        ),
+    ];
+    assert_eq!(set_findings(&store, &changes), Vec::<String>::new());
+    // Under another name it is a removed test.
+    let renamed = other_after.replace("TestSystemClock_NewTicker", "TestTickerFires");
+    let changes = vec![
+        change(&mut store, "clock_test.go", Some(&old), Some(kept)),
+        change(
+            &mut store,
+            "zapcore/clock_test.go",
+            Some(other),
+            Some(&renamed),
+        ),
+    ];
+    assert_eq!(
+        set_findings(&store, &changes),
+        vec!["test-removed clock_test.go:5"]
+    );
+}
+
+#[test]
 fn a_test_moved_to_a_new_file_below_rename_similarity_is_not_removed() {
     let mut store = Store(Default::default());
     let old = "def test_parse():\n    assert parse(\"a\") == [\"a\"]\n\n\ndef test_join():\n    assert join([\"a\"]) == \"a\"\n";

@@ -251,6 +251,9 @@ fn fill(template: &Template, source: &str, binds: &Bindings, swap: bool) -> Stri
 /// symmetric operands ordered.
 pub fn canonical(text: &str, rules: &Rules) -> String {
     let mut text = unwrap_groups(&squeeze(text));
+    if rules.language == Language::Python {
+        text = without_unicode_prefix(&text);
+    }
     for _ in 0..8 {
         let mut changed = false;
         for (from, to) in &rules.equivalences {
@@ -284,6 +287,35 @@ pub fn canonical(text: &str, rules: &Rules) -> String {
         }
     }
     text
+}
+
+/// Python's `u"…"` is `"…"` (the prefix is a no-op since Python 3; pyupgrade drops
+/// it): the prefix is dropped outside strings.
+fn without_unicode_prefix(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut quote: Option<u8> = None;
+    for (i, &c) in b.iter().enumerate() {
+        match quote {
+            Some(q)
+                if c == q && b[..i].iter().rev().take_while(|&&x| x == b'\\').count() % 2 == 0 =>
+            {
+                quote = None;
+            }
+            Some(_) => {}
+            None if matches!(c, b'"' | b'\'') => quote = Some(c),
+            None if matches!(c, b'u' | b'U')
+                && matches!(b.get(i + 1), Some(b'"' | b'\''))
+                && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')) =>
+            {
+                continue;
+            }
+            None => {}
+        }
+        out.push(c);
+    }
+    // (Only ASCII bytes were dropped: still UTF-8.)
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 /// Grouping parentheses around an atom dropped (`== ("…" "…")` is `== "…" "…"`,

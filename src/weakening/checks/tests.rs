@@ -17,6 +17,24 @@ fn squeeze_keeps_word_spaces_only() {
 }
 
 #[test]
+fn python_unicode_prefix_is_dropped_outside_strings_only() {
+    use Language::Python;
+    assert_eq!(
+        canon(Python, "assert f(u'a') == u\"b\""),
+        canon(Python, "assert f('a') == \"b\"")
+    );
+    // Inside a string, ` u"` is text: `" u"` stays, so it differs from `" "`.
+    assert_ne!(
+        canon(Python, "assert x == \"a u\" and y == u\"\""),
+        canon(Python, "assert x == \"a \" and y == \"\"")
+    );
+    // A name ending in `u` keeps it (`menu"…"` is no prefix).
+    assert_eq!(canon(Python, "assert menu == u\"x\""), "assert \"x\"==menu");
+    // Go has no such prefix.
+    assert_eq!(canon(Language::Go, "f(u\"x\")"), "f(u\"x\")");
+}
+
+#[test]
 fn equivalent_spellings_share_a_canonical_text() {
     use Language::*;
     let same = [
@@ -28,6 +46,16 @@ fn equivalent_spellings_share_a_canonical_text() {
         ),
         (Rust, "assert_eq!(a, b, \"msg {}\", c)", "assert_eq!(b, a)"),
         (Go, "assert.Equal(t, true, x)", "assert.True(t, x)"),
+        (
+            Go,
+            "assert.Contains(t, err.Error(), \"bad\")",
+            "assert.ErrorContains(t, err, \"bad\")",
+        ),
+        (
+            Go,
+            "assert.Equal(t, \"bad\", err.Error())",
+            "assert.EqualError(t, err, \"bad\")",
+        ),
         (
             Go,
             "require.Equal(t, 107.5, total, \"m\")",

@@ -375,6 +375,23 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert.EqualError(T, A, B, ..)",
         "assert.EqualError(T, A, B)",
     ),
+    // An error's message checked through `err.Error()` is the error checked by its
+    // message (a nil error fails both).
+    (
+        Language::Go,
+        "assert.Contains(T, A.Error(), B)",
+        "assert.ErrorContains(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Equal(T, A.Error(), B)",
+        "assert.EqualError(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.Equal(T, B, A.Error())",
+        "assert.EqualError(T, A, B)",
+    ),
     (
         Language::Go,
         "assert.Contains(T, A, B, ..)",
