@@ -12,7 +12,8 @@ use super::compare::{
     shadowing,
 };
 use super::matching::{
-    body_lines, in_order, live_tests, match_across_files, match_by_name, match_by_names_left,
+    body_lines, empty_body, in_order, live_tests, match_across_files, match_by_name,
+    match_by_names_left,
 };
 use super::model::Model;
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
@@ -121,7 +122,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         // A test that was always skipped (`@Disabled`, `xit`, an unconditional skip on
         // its file) ran nowhere before the change: deleting it loses no check. Skipping
         // it was the weakening, and that change was judged when it was made.
-        gone.retain(|&u| !old.never_ran(&old.units[u]));
+        gone.retain(|&u| !old.never_ran(&old.units[u]) && !empty_body(old, &old.units[u]));
         if gone.is_empty() {
             continue;
         }

@@ -405,6 +405,21 @@ pub(super) fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
         .collect()
 }
 
+/// Whether a test has nothing in its body (`func TestName(t *testing.T) {}` on two
+/// lines, `def test_x(): pass`): it runs nothing, so deleting it loses nothing. A
+/// test written on one line is not read as empty (its body is on that line).
+pub(super) fn empty_body(model: &Model, unit: &Unit) -> bool {
+    let first_line = model.src.line_of(unit.span.start);
+    let head = checks::squeeze(
+        &model.src.code[model.src.line_start(first_line)..model.src.line_end(first_line)],
+    );
+    unit.checks.is_empty()
+        && (head.ends_with('{') || head.ends_with(':') || head.ends_with(" do"))
+        && body_lines(model, unit)
+            .iter()
+            .all(|l| matches!(l.as_str(), "pass" | "..." | "end"))
+}
+
 /// Whether every line of `part` appears in `whole`, in the same order.
 pub(super) fn in_order(part: &[String], whole: &[String]) -> bool {
     let mut rest = whole.iter();

@@ -246,7 +246,11 @@ pub fn expects_failure(key: &str) -> bool {
         }
     }
     let outer = outer.to_ascii_lowercase();
-    if outer.contains(".not.") || outer.contains("not_to") || outer.contains("to_not") {
+    if outer.contains(".not.")
+        || outer.contains("not_to")
+        || outer.contains("to_not")
+        || outer.contains("should_not")
+    {
         return false;
     }
     // Go's `t.Error(…)` reports a failure; it does not expect one.

@@ -342,6 +342,7 @@ fn checks_that_expect_an_error() {
         "assert.Panics(t, func() { w.Close() })",
         "require.ErrorIs(t, err, ErrClosed)",
         "expect { f }.to raise_error ArgumentError",
+        "lambda { f }.should raise_error(ArgumentError)",
     ];
     for text in yes {
         assert!(expects_failure(&canonical(text, &rules)), "{text}");
@@ -353,6 +354,7 @@ fn checks_that_expect_an_error() {
         "expect(thrown).toBe(true)",
         "error.ShouldBeOfType<E>()",
         "t.Error(err != nil)",
+        "lambda { get(url) }.should_not raise_error(UnsupportedURIScheme)",
     ];
     for text in no {
         assert!(!expects_failure(&canonical(text, &rules)), "{text}");
