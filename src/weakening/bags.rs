@@ -88,12 +88,22 @@ fn check_like(name: &str) -> bool {
         return false; // Ruby's `begin … ensure … end`
     }
     let lower = name.to_ascii_lowercase();
+    // (A value named after a check is none: `expected_options`, `checked_items`,
+    // `expectations`.)
+    let verb_at = |at: usize, w: &str| {
+        let rest = &lower[at + w.len()..];
+        !(rest.starts_with("ed") || rest.starts_with("ation"))
+    };
     [
         "assert", "check", "verify", "expect", "ensure", "validate", "must", "should",
     ]
     .iter()
-    .any(|w| lower.starts_with(w) || lower.contains(&format!("_{w}")))
-        || lower.starts_with("_assert")
+    .any(|w| {
+        (lower.starts_with(w) && verb_at(0, w))
+            || lower
+                .match_indices(&format!("_{w}"))
+                .any(|(at, _)| verb_at(at + 1, w))
+    }) || lower.starts_with("_assert")
         || lower.starts_with("_check")
 }
 
@@ -516,5 +526,36 @@ impl Appeared {
                 .sum::<usize>();
         }
         there > here
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_like;
+
+    #[test]
+    fn a_helper_is_check_like_by_its_verb_not_a_value_named_after_one() {
+        for name in [
+            "assert_valid",
+            "expect_offense",
+            "check_roundtrip",
+            "verifyOutput",
+            "must_parse",
+            "_assert_same",
+            "it_should_parse",
+        ] {
+            assert!(check_like(name), "{name}");
+        }
+        for name in [
+            "expected_options",
+            "expectedOutput",
+            "checked_items",
+            "the_expected_value",
+            "expectations",
+            "ensure",
+            "parse",
+        ] {
+            assert!(!check_like(name), "{name}");
+        }
     }
 }
