@@ -259,6 +259,10 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 head_text.matches("InlineData").count()
                     + head_text.matches("TestCase(").count()
                     + head_text.matches("DataRow").count()
+                    + head_text
+                        .match_indices("[MemberData(")
+                        .map(|(at, m)| member_data_rows(src, head + at + m.len()))
+                        .sum::<usize>()
             }
             Language::Java => {
                 ["@ValueSource", "@CsvSource"]
@@ -499,6 +503,82 @@ fn go_directive(rest: &str) -> bool {
 }
 
 /// Cases of a JUnit 5 `@MethodSource` at `at` (the annotation), for a test named
+/// xUnit's `[MemberData(nameof(Cases))]` (`at`: after its `(`): the rows `Cases`
+/// holds, a property or field initialised with a collection (`new() { { 1m, "a" }, …
+/// }`, `new TheoryData<…> { … }`, `[ [0, "a"], … ]`) or a method that yields them
+/// (`yield return`); 1 when they cannot be read (or live in another class, `MemberType
+/// = typeof(…)`).
+fn member_data_rows(src: &Source, at: usize) -> usize {
+    let code = src.code.as_str();
+    let Some(close) = matching_close(code.as_bytes(), at - 1) else {
+        return 1;
+    };
+    if code[at..close].contains("MemberType") {
+        return 1; // rows held by another class, not read
+    }
+    let arg = code[at..close].split(',').next().unwrap_or("").trim();
+    let arg = arg
+        .strip_prefix("nameof(")
+        .and_then(|a| a.strip_suffix(')'))
+        .unwrap_or(arg);
+    let name = arg
+        .trim_matches(['"', ' '])
+        .rsplit('.')
+        .next()
+        .unwrap_or("");
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return 1;
+    }
+    // The declaration: `Cases =>`, `Cases =`, `Cases {` or `Cases()`, after a type.
+    let declared = code.match_indices(name).find_map(|(i, _)| {
+        let before = code[..i].trim_end();
+        let after = code[i + name.len()..].trim_start();
+        let word_edge = !code[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            && !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let typed = before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>' || c == ']')
+            && !before.ends_with("nameof")
+            && !before.ends_with("return")
+            && !before.ends_with("new");
+        (word_edge
+            && typed
+            && (after.starts_with("=>")
+                || after.starts_with('{')
+                || (after.starts_with('=') && !after.starts_with("=="))
+                || after.starts_with("()")))
+        .then(|| code.len() - after.len())
+    });
+    let Some(decl) = declared else {
+        return 1;
+    };
+    // A collection expression (`Cases => [ [0, "a"], … ];`, C# 12).
+    let value = code[decl..].trim_start_matches(['=', '>', ' ', '\t', '\n', '\r']);
+    if value.starts_with('[') {
+        let open = code.len() - value.len();
+        return matching_close(code.as_bytes(), open)
+            .map_or(1, |c| elements(&code.as_bytes()[open..=c]).max(1));
+    }
+    let Some(open) = code[decl..].find('{').map(|o| decl + o) else {
+        return 1;
+    };
+    let Some(end) = matching_close(code.as_bytes(), open) else {
+        return 1;
+    };
+    let body = &code[open..=end];
+    let yields = body.matches("yield return").count();
+    if yields > 0 {
+        return yields;
+    }
+    // A getter or method body returning the collection: its initializer.
+    let init = if code[decl..open].contains("=>") || code[decl..open].contains('=') {
+        Some((open, end))
+    } else {
+        body.find("new")
+            .and_then(|n| body[n..].find('{').map(|b| open + n + b))
+            .and_then(|o| matching_close(code.as_bytes(), o).map(|c| (o, c)))
+    };
+    init.map_or(1, |(o, c)| elements(&code.as_bytes()[o..=c]).max(1))
+}
+
 /// `test`: the elements of the literal its provider returns (`return new String[] {
 /// a, b, c };`, `Stream.of(a, b, c)`, `List.of(…)`, `Arrays.asList(…)`); 1 when the
 /// provider cannot be read that way.
