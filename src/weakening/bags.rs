@@ -88,11 +88,20 @@ fn check_like(name: &str) -> bool {
         return false; // Ruby's `begin … ensure … end`
     }
     let lower = name.to_ascii_lowercase();
-    // (A value named after a check is none: `expected_options`, `checked_items`,
-    // `expectations`.)
+    // (A value named after a check is none: `expected_options`, `expectedOutput`,
+    // `checked_items`, `validated`, `expectations`; `expectEditorText` is a check, its
+    // next word capitalised.)
     let verb_at = |at: usize, w: &str| {
-        let rest = &lower[at + w.len()..];
-        !(rest.starts_with("ed") || rest.starts_with("ation"))
+        let rest = &name[at + w.len()..];
+        let value = ["ed", "d", "ation"].iter().any(|suffix| {
+            (*suffix != "d" || w.ends_with('e'))
+                && rest.strip_prefix(suffix).is_some_and(|after| {
+                    after.is_empty()
+                        || after.starts_with(['_', 's'])
+                        || after.starts_with(|c: char| c.is_ascii_uppercase())
+                })
+        });
+        !value
     };
     [
         "assert", "check", "verify", "expect", "ensure", "validate", "must", "should",
@@ -543,6 +552,8 @@ mod tests {
             "must_parse",
             "_assert_same",
             "it_should_parse",
+            "expectEditorText",
+            "assertEdgeText",
         ] {
             assert!(check_like(name), "{name}");
         }
@@ -552,6 +563,8 @@ mod tests {
             "checked_items",
             "the_expected_value",
             "expectations",
+            "validated_x",
+            "ensured",
             "ensure",
             "parse",
         ] {

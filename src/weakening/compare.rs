@@ -41,6 +41,22 @@ fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Un
     gone.iter().all(|l| elsewhere.contains(l))
 }
 
+/// Whether a check at `old_line` and one at `new_line` sit in blocks opened by the
+/// same header (`} else {`, `if tt.wantErr {`), read in brace languages only.
+fn same_branch(old: &Model, old_line: usize, new: &Model, new_line: usize) -> bool {
+    let header = |m: &Model, line: usize| -> Option<String> {
+        let text = m.src.line_text(line);
+        let pos = m.src.line_start(line) + (text.len() - text.trim_start().len());
+        let open = m.src.enclosing_brace(pos)?;
+        let l = m.src.line_of(open);
+        Some(checks::squeeze(&m.src.code[m.src.line_start(l)..=open]))
+    };
+    match (header(old, old_line), header(new, new_line)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Compares one old test with the test it became.
 pub(super) fn compare_pair(
     read: &[File],
@@ -62,12 +78,17 @@ pub(super) fn compare_pair(
     let own = |_: &Model, u: &Unit| u.checks.len();
     // (Go: subtests unwrapped into a plain loop over as many rows still run every
     // row's checks.)
-    let rows_kept = new.language == Language::Go
-        && nu.checks.iter().any(|&c| new.in_loop(nu, c))
-        && new.rows(nu) >= ou.cases;
+    // (One loop only: `rows` reads the first loop with checks, which must be the
+    // one the subtests' checks went to.)
+    let rows_kept = || {
+        new.language == Language::Go
+            && new.src.code[nu.span.clone()].matches("range ").count() == 1
+            && new.rows(nu) >= ou.cases
+            && nu.checks.iter().any(|&c| new.in_loop(nu, c))
+    };
     if nu.cases < ou.cases
         && nu.cases * own(new, nu) < ou.cases * own(old, ou)
-        && !rows_kept
+        && !rows_kept()
         && !rows_moved(read, n, old, ou, new, nu)
     {
         out.push(finding(
@@ -384,9 +405,10 @@ pub(super) fn compare_bags(
     // through the value (`assert x is not None` beside `assert x.name == "a"`,
     // `if err == nil { t.Fatal() }` before `assert.ErrorContains(t, err, "…")`): that
     // check fails when the value is missing. Not one in a branch or a loop, which may
-    // not run, unless the check it stands for sat in one too (`if tt.err != "" {
-    // assert.Error(t, err); assert.Contains(t, err.Error(), tt.err) }` in a table's loop
-    // → `assert.ErrorContains(t, err, tt.err)` there).
+    // not run, unless the check it stands for sat in the same one (a branch opened by
+    // the same header: `} else { assert.Error(t, err); assert.Contains(t,
+    // err.Error(), tt.err) }` in a table's loop → `} else { assert.ErrorContains(t,
+    // err, tt.err) }` there).
     // The value must be the one value of its name in the test (`_, err = f("")` then
     // `err = f("1+")`: a check of the second `err` says nothing about the first).
     let assigned_once = |value: &str, line: usize| -> bool {
@@ -398,8 +420,7 @@ pub(super) fn compare_bags(
         .filter(|l| {
             !checks::exists_only(&l.key, file.rules).is_some_and(|value| {
                 after.iter().any(|a| {
-                    (a.alt.is_none() || l.alt.is_some())
-                        && (!a.looped || l.looped)
+                    ((a.alt.is_none() && !a.looped) || same_branch(old, l.line, new, a.line))
                         && checks::needs(&a.key, value, file.rules)
                         && assigned_once(value, a.line)
                 })

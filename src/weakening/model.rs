@@ -140,6 +140,9 @@ pub struct Model<'a> {
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
+    /// Helpers defined inside another unit (a test's own `fn check`, a C# local
+    /// function), by index: few or none, so lookups of local functions stay cheap.
+    nested_helpers: Vec<usize>,
 }
 
 /// The check later checks may sit inside (`assert.rejects(fn, (err) => {` and then
@@ -214,7 +217,9 @@ impl<'a> Model<'a> {
             comment_checks: false,
             go_checker_object: false,
             groups: Vec::new(),
+            nested_helpers: Vec::new(),
         };
+        model.nested_helpers = nested_helpers(&model.units);
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
@@ -398,15 +403,12 @@ impl<'a> Model<'a> {
         // A Rust source file with its tests beside the code: an `assert!` of the code
         // under test is an invariant of that code, not a check of the suite.
         if let Some(regions) = self.rust_test_regions() {
-            let tests: Vec<Range<usize>> = self
-                .units
-                .iter()
-                .filter(|u| u.role == Role::Test)
-                .map(|u| u.span.clone())
-                .collect();
             checks.retain(|c| {
                 let at = c.span.start;
-                regions.iter().chain(&tests).any(|r| r.contains(&at))
+                regions.iter().any(|r| r.contains(&at))
+                    || self
+                        .unit_at(at)
+                        .is_some_and(|u| self.units[u].role == Role::Test)
             });
         }
         for (i, c) in checks.iter().enumerate() {
@@ -420,7 +422,8 @@ impl<'a> Model<'a> {
 
     /// A Rust file's test code when the file also holds the code under test: the
     /// items under `#[cfg(test)]` (or a `cfg` naming `test`, not `not(test)`). `None`
-    /// when the whole file is test code (no such item, or `#![cfg(test)]`).
+    /// when the whole file is test code: no `#[cfg(test)] mod … {` block (a file of
+    /// tests may import under `#[cfg(test)]` too), or `#![cfg(test)]`.
     fn rust_test_regions(&self) -> Option<Vec<Range<usize>>> {
         if self.language != Language::Rust {
             return None;
@@ -428,6 +431,7 @@ impl<'a> Model<'a> {
         let code = &self.src.code;
         let b = self.src.b();
         let mut out = Vec::new();
+        let mut module = false;
         for (at, _) in code.match_indices("#[cfg(") {
             let close = self.src.close_of(at + 1);
             let attr = &code[at..close];
@@ -437,22 +441,34 @@ impl<'a> Model<'a> {
             if !names_test || attr.contains("not(test)") {
                 continue;
             }
-            // The item: up to its block's end, or its `;` (`mod tests;`).
+            // The item: up to its block's end, or its `;` (`mod tests;`), outside
+            // brackets (`fn h() -> [u8; 2] {`).
+            let mut depth = 0i32;
             let Some(end) = b[close..]
                 .iter()
-                .position(|&c| c == b'{' || c == b';')
+                .position(|&c| {
+                    match c {
+                        b'(' | b'[' => depth += 1,
+                        b')' | b']' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0 && (c == b'{' || c == b';')
+                })
                 .map(|i| close + i)
             else {
                 continue;
             };
             let end = if b[end] == b'{' {
+                // A test module with a body: the file holds code under test beside it.
+                module |= code[close..end].trim_start().starts_with("mod ")
+                    || code[close..end].contains(" mod ");
                 self.src.close_of(end)
             } else {
                 end + 1
             };
             out.push(at..end);
         }
-        (!out.is_empty() && !code.contains("#![cfg(test)]")).then_some(out)
+        (module && !code.contains("#![cfg(test)]")).then_some(out)
     }
 
     /// `// @ts-expect-error` comments, each as a check spanning the statement after it.
@@ -913,18 +929,25 @@ impl<'a> Model<'a> {
         let within = |inner: &Range<usize>, outer: &Range<usize>| {
             outer.start <= inner.start && inner.end <= outer.end && inner != outer
         };
+        if self.nested_helpers.is_empty() {
+            return self
+                .units
+                .iter()
+                .find(|h| h.role == Role::Helper && h.leaf == name && h.span != unit.span);
+        }
         let mut visible = None;
-        for h in &self.units {
+        for (i, h) in self.units.iter().enumerate() {
             if h.role != Role::Helper || h.leaf != name || h.span == unit.span {
                 continue;
             }
             if within(&h.span, &unit.span) {
                 return Some(h);
             }
-            let local_elsewhere = self
-                .units
-                .iter()
-                .any(|u| within(&h.span, &u.span) && !within(&unit.span, &u.span));
+            let local_elsewhere = self.nested_helpers.contains(&i)
+                && self
+                    .units
+                    .iter()
+                    .any(|u| within(&h.span, &u.span) && !within(&unit.span, &u.span));
             if visible.is_none() && !local_elsewhere {
                 visible = Some(h);
             }
@@ -954,13 +977,15 @@ impl<'a> Model<'a> {
     /// Whether `pos` lies in a helper defined inside `unit` (its checks count through
     /// the calls of that helper, once per call, not as the unit's own).
     pub fn in_local_helper(&self, unit: &Unit, pos: usize) -> bool {
-        self.units.iter().any(|h| {
-            h.role == Role::Helper
-                && h.span != unit.span
-                && unit.span.start <= h.span.start
-                && h.span.end <= unit.span.end
-                && h.span.contains(&pos)
-        })
+        self.nested_helpers
+            .iter()
+            .map(|&h| &self.units[h])
+            .any(|h| {
+                h.span != unit.span
+                    && unit.span.start <= h.span.start
+                    && h.span.end <= unit.span.end
+                    && h.span.contains(&pos)
+            })
     }
 
     /// Names called in a unit (`name(`) outside its own checks, for following checks
@@ -1052,8 +1077,22 @@ impl<'a> Model<'a> {
     }
 }
 
-/// Whether the name at `start` is being declared: the word before it is a type or a
-/// keyword that declares (`void`, `def`, `fn`, `func`, `fun`, a return type).
+/// The helpers among `units` (sorted by start) whose span lies inside another unit's.
+fn nested_helpers(units: &[Unit]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut open: Vec<Range<usize>> = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        while open.last().is_some_and(|o| o.end <= u.span.start) {
+            open.pop();
+        }
+        if u.role == Role::Helper && open.last().is_some_and(|o| u.span.end <= o.end) {
+            out.push(i);
+        }
+        open.push(u.span.clone());
+    }
+    out
+}
+
 /// Where the receiver of a method check at `dot` starts: back over a chain of names,
 /// `.`, `::` and bracketed calls or indexes (`A::B.read(env)["x"]`), not before `floor`.
 fn receiver_start(code: &[u8], dot: usize, floor: usize) -> usize {
@@ -1111,6 +1150,8 @@ fn receiver_start(code: &[u8], dot: usize, floor: usize) -> usize {
     start
 }
 
+/// Whether the name at `start` is being declared: the word before it is a type or a
+/// keyword that declares (`void`, `def`, `fn`, `func`, `fun`, a return type).
 fn declares(code: &[u8], start: usize) -> bool {
     let line_start = code[..start]
         .iter()
