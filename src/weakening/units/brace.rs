@@ -503,6 +503,24 @@ fn go_directive(rest: &str) -> bool {
 }
 
 /// Cases of a JUnit 5 `@MethodSource` at `at` (the annotation), for a test named
+/// Where the provider `name` of a parameterised test is declared (the offset of what
+/// follows its name): the name whole, after a type (`static Stream<String> fixtures`,
+/// `public static TheoryData<…> Cases`), not after `return`, `new`, `nameof` or a `.`,
+/// and followed by what `declares` accepts (`()`, `=>`, …).
+fn provider_declared(code: &str, name: &str, declares: impl Fn(&str) -> bool) -> Option<usize> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    code.match_indices(name).find_map(|(i, _)| {
+        let before = code[..i].trim_end();
+        let after = code[i + name.len()..].trim_start();
+        let whole = !code[..i].ends_with(|c: char| word(c) || c == '.') && !after.starts_with(word);
+        let typed = before.ends_with(|c: char| word(c) || c == '>' || c == ']')
+            && !["return", "new", "nameof"]
+                .iter()
+                .any(|w| before.ends_with(w));
+        (whole && typed && declares(after)).then(|| code.len() - after.len())
+    })
+}
+
 /// xUnit's `[MemberData(nameof(Cases))]` (`at`: after its `(`): the rows `Cases`
 /// holds, a property or field initialised with a collection (`new() { { 1m, "a" }, …
 /// }`, `new TheoryData<…> { … }`, `[ [0, "a"], … ]`) or a method that yields them
@@ -529,25 +547,13 @@ fn member_data_rows(src: &Source, at: usize) -> usize {
     if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
         return 1;
     }
-    // The declaration: `Cases =>`, `Cases =`, `Cases {` or `Cases()`, after a type.
-    let declared = code.match_indices(name).find_map(|(i, _)| {
-        let before = code[..i].trim_end();
-        let after = code[i + name.len()..].trim_start();
-        let word_edge = !code[..i].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            && !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
-        let typed = before.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>' || c == ']')
-            && !before.ends_with("nameof")
-            && !before.ends_with("return")
-            && !before.ends_with("new");
-        (word_edge
-            && typed
-            && (after.starts_with("=>")
-                || after.starts_with('{')
-                || (after.starts_with('=') && !after.starts_with("=="))
-                || after.starts_with("()")))
-        .then(|| code.len() - after.len())
-    });
-    let Some(decl) = declared else {
+    // The declaration: `Cases =>`, `Cases =`, `Cases {` or `Cases()`.
+    let Some(decl) = provider_declared(code, name, |after| {
+        after.starts_with("=>")
+            || after.starts_with('{')
+            || (after.starts_with('=') && !after.starts_with("=="))
+            || after.starts_with("()")
+    }) else {
         return 1;
     };
     // A collection expression (`Cases => [ [0, "a"], … ];`, C# 12).
@@ -598,22 +604,13 @@ fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
         (!name.is_empty()).then(|| name.rsplit('#').next().unwrap_or(name).to_string())
     });
     let provider = named.unwrap_or_else(|| test.rsplit(" > ").next().unwrap_or(test).to_string());
-    let Some(def) = code
-        .match_indices(&format!("{provider}("))
-        .find_map(|(i, m)| {
-            // A declaration without parameters (`static Stream<String> fixtures() {`), not
-            // a call, not the test of the same name.
-            if !code[i + m.len()..].trim_start().starts_with(')') {
-                return None;
-            }
-            let before = code[..i].trim_end();
-            let declared = before
-                .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '>' || c == ']')
-                && !before.ends_with("return")
-                && !before.ends_with("new");
-            (declared && !code[..i].ends_with('.')).then_some(i)
-        })
-    else {
+    // A declaration without parameters (`static Stream<String> fixtures() {`), not a
+    // call, not the test of the same name.
+    let Some(def) = provider_declared(code, &provider, |after| {
+        after
+            .strip_prefix('(')
+            .is_some_and(|rest| rest.trim_start().starts_with(')'))
+    }) else {
         return 1;
     };
     let Some(open) = code[def..].find('{').map(|o| def + o) else {
