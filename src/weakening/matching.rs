@@ -127,20 +127,19 @@ pub(super) fn match_by_name(
 /// A name's letters and digits, case aside: how `Test_helpCommand_HelpName` and
 /// `TestHelpCommand_HelpName` are one name spelled two ways.
 fn spelling(name: &str) -> String {
-    name.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+    letters(name).collect()
 }
 
 /// Whether two names are one [`spelling`] (and it is not empty), without building it.
 fn same_spelling(a: &str, b: &str) -> bool {
-    fn letters(s: &str) -> impl Iterator<Item = char> + '_ {
-        s.chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-    }
     letters(a).next().is_some() && letters(a).eq(letters(b))
+}
+
+/// A name's [`spelling`], letter by letter.
+fn letters(name: &str) -> impl Iterator<Item = char> + '_ {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
 }
 
 /// Whether one qualified test name is the other under one more enclosing suite.

@@ -926,9 +926,6 @@ impl<'a> Model<'a> {
     /// nested in another test is out of scope, however it is named: chrono's tests each
     /// define their own `fn check`).
     pub fn helper_for(&self, unit: &Unit, name: &str) -> Option<&Unit> {
-        let within = |inner: &Range<usize>, outer: &Range<usize>| {
-            outer.start <= inner.start && inner.end <= outer.end && inner != outer
-        };
         if self.nested_helpers.is_empty() {
             return self
                 .units
@@ -980,12 +977,7 @@ impl<'a> Model<'a> {
         self.nested_helpers
             .iter()
             .map(|&h| &self.units[h])
-            .any(|h| {
-                h.span != unit.span
-                    && unit.span.start <= h.span.start
-                    && h.span.end <= unit.span.end
-                    && h.span.contains(&pos)
-            })
+            .any(|h| within(&h.span, &unit.span) && h.span.contains(&pos))
     }
 
     /// Names called in a unit (`name(`) outside its own checks, for following checks
@@ -1075,6 +1067,11 @@ impl<'a> Model<'a> {
         }
         out
     }
+}
+
+/// Whether the span `inner` lies inside `outer` and is not `outer` itself.
+fn within(inner: &Range<usize>, outer: &Range<usize>) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end && inner != outer
 }
 
 /// The helpers among `units` (sorted by start) whose span lies inside another unit's.
