@@ -2,6 +2,7 @@
 //! cases dropped, checks removed or loosened.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use similar::{DiffOp, TextDiff};
 
@@ -157,7 +158,7 @@ pub(super) fn compare_pair(
         old,
         new,
         elsewhere,
-        Some(&new.src.code[nu.span.clone()]),
+        Some(nu.span.clone()),
         true,
     ));
     out
@@ -216,7 +217,7 @@ pub(super) fn compare_merged(
         old,
         new,
         elsewhere,
-        Some(&new.src.code[nu.span.clone()]),
+        Some(nu.span.clone()),
         false,
     ));
     out
@@ -234,7 +235,8 @@ pub(super) fn helpers_changed(old: &Model, new: &Model) -> bool {
     code(old) != code(new)
 }
 
-/// Findings between two sets of checks. `line` is where a removal is reported.
+/// Findings between two sets of checks. `line` is where a removal is reported; `span`
+/// is the new test's code in `new` when one test (or tests merged into one) is compared.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn compare_bags(
     file: &File,
@@ -245,9 +247,11 @@ pub(super) fn compare_bags(
     old: &Model,
     new: &Model,
     elsewhere: &Appeared,
-    code: Option<&str>,
+    span: Option<std::ops::Range<usize>>,
     one_test: bool,
 ) -> Vec<Finding> {
+    // The new test's code (`span` in `new`), when one test is compared.
+    let code = span.clone().map(|r| &new.src.code[r]);
     let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
     let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
     // A check rewritten into one the test already had (`301` → `StatusMovedPermanently`
@@ -320,6 +324,18 @@ pub(super) fn compare_bags(
                         || (a.looped && looped(after, base) > looped(before, base)))
             })
     };
+    // `if err := f(); err != nil {` written as `err = f()` then `NoError(t, err)`.
+    let squeezed = OnceLock::new();
+    let after_keys: Vec<&str> = after.iter().map(|a| a.key.as_str()).collect();
+    let split = |i: &Item| {
+        span.clone().is_some_and(|r| {
+            checks::error_check_split(
+                &i.key,
+                squeezed.get_or_init(|| checks::squeeze(&new.src.text(r))),
+                &after_keys,
+            )
+        })
+    };
     let mut seen = HashSet::new();
     let lost: Vec<&Item> = before
         .iter()
@@ -329,10 +345,24 @@ pub(super) fn compare_bags(
                 && !new_keys.contains(i.key.as_str())
                 && !elsewhere.holds(i, &gained)
                 && !per_call(i)
+                && !split(i)
         })
         .filter(|i| seen.insert(i.key.as_str()))
         .chain(fewer.iter())
         .collect();
+    // The check of the name is the split check's second statement, not a check gained.
+    if before
+        .iter()
+        .any(|i| !new_keys.contains(i.key.as_str()) && split(i))
+    {
+        gained.retain(|g| {
+            checks::checked_error(&g.key).is_none_or(|name| {
+                !before.iter().any(|i| {
+                    checks::inline_error_check(&i.key).map(|(n, _)| n) == Some(name) && split(i)
+                })
+            })
+        });
+    }
     // Only as the rewrite of a lost check of the same value and strength: a check
     // replaced by a copy of another one (`assert y == 2` → `assert x == 1`) is lost.
     gained.extend(more.iter().filter(|m| {
@@ -836,7 +866,7 @@ pub(super) fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Find
                 old,
                 new,
                 &Appeared::default(),
-                Some(&new.src.code[nu.span.clone()]),
+                Some(nu.span.clone()),
                 true,
             ));
         }

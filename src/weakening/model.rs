@@ -892,7 +892,7 @@ impl<'a> Model<'a> {
         else {
             return checks::squeeze(header);
         };
-        checks::squeeze(cond)
+        checks::inline_value(&checks::squeeze(cond))
     }
 
     /// A check's canonical text with its whole receiver (`params["a"].must_equal 1`,

@@ -413,13 +413,16 @@ pub fn aliases(text: &str) -> std::collections::HashMap<String, String> {
     value
 }
 
+/// Whether `name` is an error's (`err`, `e`, `readErr`): scaffolding more than a value.
+fn error_like(name: &str) -> bool {
+    matches!(name, "err" | "e" | "error" | "exc") || name.ends_with("Err")
+}
+
 /// Whether `code` assigns a name that `check` reads (`_, ok = m["b"]` before a
 /// second `assert.False(t, ok)`): the same check text after it checks a new value.
 /// An error variable does not count: `err = setup(); require.NoError(t, err)` again
 /// and again is scaffolding, and setup steps come and go with refactors.
 pub fn reassigns(code: &str, check: &str) -> bool {
-    let error_like =
-        |name: &str| matches!(name, "err" | "e" | "error" | "exc") || name.ends_with("Err");
     let mentions = |check: &str, name: &str| !error_like(name) && mentions(check, name);
     code.lines().any(|line| {
         let t = line.trim();
@@ -638,5 +641,118 @@ pub fn wholes(key: &str, aliases: &std::collections::HashMap<String, String>) ->
             }
         }
     }
+    out
+}
+
+/// The error name and the call of a Go error check made in its own `if`
+/// (`assert.NoError(t,err:=f(x);err)`, `…_,err=f(x);err)` → `err`, `f(x)`).
+pub fn inline_error_check(key: &str) -> Option<(&str, &str)> {
+    let key = unrepeated(key);
+    // (Several targets keep the `t.Error(…)` form: `if x, err := f(); err != nil {`.)
+    let arg = match key.strip_prefix("t.Error(") {
+        Some(rest) => rest.strip_suffix("!=nil)")?,
+        None => {
+            let rest = ["assert.NoError(", "assert.Nil("]
+                .iter()
+                .find_map(|p| key.strip_prefix(p))?
+                .strip_suffix(')')?;
+            rest.split_once(',')?.1
+        }
+    };
+    let (targets, rest) = arg.split_once('=')?;
+    let targets = targets.strip_suffix(':').unwrap_or(targets);
+    let (call, name) = rest.rsplit_once(';')?;
+    (targets.rsplit(',').next() == Some(name) && !name.is_empty()).then_some((name, call))
+}
+
+/// The error name a Go check says is nil (`assert.NoError(t,err)` → `err`).
+pub fn checked_error(key: &str) -> Option<&str> {
+    ["assert.NoError(", "assert.Nil("]
+        .iter()
+        .find_map(|p| unrepeated(key).strip_prefix(p))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|rest| rest.split_once(','))
+        .map(|(_, arg)| arg)
+}
+
+/// Whether the Go error check `key`, made in its own `if` (`if err := f(x); err != nil
+/// {`), is made in `code` (squeezed) as the call assigned and then its error checked
+/// (`err = f(x)` … `require.NoError(t, err)`, a key of `checked`): the same check
+/// written in two statements.
+pub fn error_check_split(key: &str, code: &str, checked: &[&str]) -> bool {
+    let Some((name, call)) = inline_error_check(key) else {
+        return false;
+    };
+    let checks_name = checked.iter().any(|k| checked_error(k) == Some(name));
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let b = code.as_bytes();
+    // The name read before it is assigned again (`err = f(x)` … `NoError(t, err)`, not
+    // `err = f(x)` then `err = g()`).
+    let checked_next = |from: usize| {
+        let mut at = from;
+        while let Some(found) = code[at..].find(name) {
+            let (start, end) = (at + found, at + found + name.len());
+            at = end;
+            if start > 0 && ident(b[start - 1]) || b.get(end).is_some_and(|&c| ident(c)) {
+                continue;
+            }
+            let rest = &code[end..];
+            if rest.starts_with(":=") || (rest.starts_with('=') && !rest.starts_with("==")) {
+                return false;
+            }
+            if start > 0 && b[start - 1] == b',' && (rest.starts_with(')') || rest.starts_with(','))
+                || rest.starts_with("!=nil")
+            {
+                return true;
+            }
+        }
+        false
+    };
+    checks_name
+        && code.match_indices(call).any(|(at, _)| {
+            // (Squeezed, the next statement may follow at once: `f(x)require.…`.)
+            let after_ok = b.get(at + call.len()).is_none_or(|&c| {
+                !matches!(c, b'.' | b'(' | b'[') && (call.ends_with(')') || !ident(c))
+            }) && checked_next(at + call.len());
+            let lhs = code[..at]
+                .strip_suffix('=')
+                .map(|l| l.strip_suffix(':').unwrap_or(l));
+            after_ok
+                && lhs.is_some_and(|l| {
+                    let start = l
+                        .bytes()
+                        .rposition(|c| !(ident(c) || c == b','))
+                        .map_or(0, |p| p + 1);
+                    l[start..].rsplit(',').next() == Some(name)
+                })
+        })
+}
+
+/// A Go condition with its own statement read as one expression: `pop:=v.GetInt("a");
+/// pop!=3` → `v.GetInt("a")!=3`, as `assert.Equal(t, 3, v.GetInt("a"))` checks it.
+/// An error keeps its statement (`err:=f();err!=nil`: see [`error_check_split`]).
+pub fn inline_value(cond: &str) -> String {
+    let Some((name, rest)) = cond.split_once(":=") else {
+        return cond.to_string();
+    };
+    let Some((call, test)) = rest.split_once(';') else {
+        return cond.to_string();
+    };
+    let plain =
+        |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if !plain(name) || error_like(name) || test.contains(';') || !mentions(test, name) {
+        return cond.to_string();
+    }
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let (b, mut out, mut at) = (test.as_bytes(), String::new(), 0);
+    while let Some(found) = test[at..].find(name) {
+        let (start, end) = (at + found, at + found + name.len());
+        out.push_str(&test[at..start]);
+        let whole = (start == 0 || !ident(b[start - 1]) && b[start - 1] != b'.')
+            && b.get(end).is_none_or(|&c| !ident(c));
+        out.push_str(if whole { call } else { name });
+        at = end;
+    }
+    out.push_str(&test[at..]);
     out
 }

@@ -518,3 +518,57 @@ fn strengths() {
         assert_eq!(strong(language, text), want, "{language:?}: {text}");
     }
 }
+
+#[test]
+fn an_error_check_in_its_own_if_is_the_same_as_the_call_assigned_then_checked() {
+    let code = squeeze(
+        "v := New()\n\terr := v.ReadConfig(bytes.NewBuffer(tgt))\n\trequire.NoError(t, err)\n\
+         \tx, err = v.MergeConfig(src)\n\trequire.NoError(t, err)\n",
+    );
+    let checked = ["assert.NoError(t,err)"];
+    assert!(error_check_split(
+        "assert.NoError(t,err:=v.ReadConfig(bytes.NewBuffer(tgt));err)",
+        &code,
+        &checked
+    ));
+    assert!(error_check_split(
+        "t.Error(x,err:=v.MergeConfig(src);err!=nil)",
+        &code,
+        &checked
+    ));
+    assert!(error_check_split(
+        "t.Error(_,err=v.MergeConfig(src);err!=nil)",
+        &code,
+        &checked
+    ));
+    // Another call, another name, or the call's value used on: not the same check.
+    assert!(!error_check_split(
+        "assert.NoError(t,err:=v.ReadConfig(bytes.NewBuffer(other));err)",
+        &code,
+        &checked
+    ));
+    assert!(!error_check_split(
+        "assert.NoError(t,e:=v.MergeConfig(src);e)",
+        &code,
+        &checked
+    ));
+    assert!(!error_check_split(
+        "assert.NoError(t,err:=v.ReadConfig(bytes.NewBuffer(tgt));err)",
+        &squeeze("err := v.ReadConfig(bytes.NewBuffer(tgt)).Close()\nrequire.NoError(t, err)"),
+        &checked
+    ));
+    // The error assigned and never checked before it is assigned again: lost.
+    assert!(!error_check_split(
+        "assert.NoError(t,err:=v.ReadConfig(bytes.NewBuffer(tgt));err)",
+        &squeeze(
+            "err := v.ReadConfig(bytes.NewBuffer(tgt))\nerr = v.MergeConfig(src)\nrequire.NoError(t, err)"
+        ),
+        &checked
+    ));
+    // Nothing checks the error any more: lost.
+    assert!(!error_check_split(
+        "assert.NoError(t,err:=v.ReadConfig(bytes.NewBuffer(tgt));err)",
+        &code,
+        &["assert.Equal(t,1,x)"]
+    ));
+}
