@@ -193,6 +193,26 @@ pub(super) fn match_across_files(
             }
         });
     }
+    // A test moved into the module named in its name, without that part
+    // (`test_new_v5` in lib.rs → `test_new` in v5.rs).
+    still.retain(|&r| {
+        let Some(ru) = read[r.0].old.as_ref().map(|m| &m.units[r.1]) else {
+            return false;
+        };
+        let candidate = added
+            .iter()
+            .filter(|a| a.0 != r.0 && !taken.contains(a))
+            .find(|a| named_for_module(&ru.leaf, &new_unit(read, **a).leaf, read[a.0].path))
+            .copied();
+        match candidate {
+            Some(a) => {
+                taken.insert(a);
+                pairs.push((r, a));
+                false
+            }
+            None => true,
+        }
+    });
     let keys_of = |at: At, old_side: bool| -> HashSet<String> {
         let file = &read[at.0];
         let model = if old_side {
@@ -267,6 +287,32 @@ pub(super) fn match_across_files(
 }
 
 /// The unit at `at` on the new side.
+/// Whether `was` is `now` with the name of the module `path` defines in it
+/// (`test_new_v5`, `test_v5_new` → `test_new` in `src/v5.rs`; `TestParseV5` →
+/// `TestParse` in `v5_test.go`).
+fn named_for_module(was: &str, now: &str, path: &[u8]) -> bool {
+    let file = path.rsplit(|&b| b == b'/').next().unwrap_or(path);
+    let stem = String::from_utf8_lossy(file.split(|&b| b == b'.').next().unwrap_or(file));
+    let module = stem
+        .trim_start_matches("test_")
+        .trim_end_matches("_test")
+        .trim_end_matches("_spec")
+        .trim_end_matches("Test")
+        .trim_end_matches("Tests");
+    if module.len() < 2 || was.len() <= now.len() {
+        return false;
+    }
+    let mut chars = module.chars();
+    let capital: String = chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    [format!("_{module}"), capital].iter().any(|part| {
+        was.match_indices(part.as_str())
+            .any(|(at, _)| format!("{}{}", &was[..at], &was[at + part.len()..]) == now)
+    })
+}
+
 fn new_unit<'m>(read: &'m [File], at: At) -> &'m Unit {
     &read[at.0].new.as_ref().map(|m| &m.units[..]).unwrap_or(&[])[at.1]
 }

@@ -284,6 +284,13 @@ impl Model<'_> {
         if decorator {
             return Some(self.next_item(pos, line));
         }
+        // A branch of `cfg_if! { if #[cfg(…)] { mod v4; } }`: the block it opens.
+        if self.language == Language::Rust
+            && text.trim_start_matches("} else ").starts_with("if #[")
+            && let Some(open) = self.src.code[pos..self.src.line_end(line)].find('{')
+        {
+            return Some(pos + open..self.src.close_of(pos + open));
+        }
         // A call that wraps tests (`describe.skip(…)`, `xdescribe "…" do`).
         let call = if self.language.indented() {
             self.src.indent_block(line)

@@ -553,3 +553,40 @@ fn test_classes_nested_into_another_file_are_moved_not_removed() {
         ]
     );
 }
+
+/// `lib.rs` loses `test_new_v5`; `v5.rs` is new with `test_new` (the module's name
+/// dropped from the test's).
+fn moved_into_its_module(test: &str) -> Vec<String> {
+    let mut store = Store(Default::default());
+    let lib = "pub mod v5;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_nil() {\n        assert!(Id::nil().is_nil());\n    }\n\n    #[test]\n    fn test_new_v5() {\n        for &(ns, name) in FIXTURE {\n            let id = Id::new_v5(ns, name);\n            assert_eq!(id.version().unwrap(), Version::Sha1);\n            assert_eq!(id.variant().unwrap(), Variant::Rfc4122);\n        }\n    }\n}\n";
+    let lib_after = "pub mod v5;\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_nil() {\n        assert!(Id::nil().is_nil());\n    }\n}\n";
+    let v5 = format!(
+        "impl Id {{\n    pub fn new_v5(ns: Id, name: &[u8]) -> Id {{\n        sha1(ns, name)\n    }}\n}}\n\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n{test}}}\n"
+    );
+    let changes = vec![
+        change(&mut store, "src/lib.rs", Some(lib), Some(lib_after)),
+        change(&mut store, "src/v5.rs", None, Some(&v5)),
+    ];
+    set_findings(&store, &changes)
+}
+
+#[test]
+fn a_test_moved_into_the_module_its_name_named_is_paired_with_it() {
+    let moved = "    #[test]\n    fn test_new() {\n        for &(ns, name) in FIXTURE {\n            let id = Id::new_v5(ns, name);\n            assert_eq!(id.variant(), Some(Variant::Rfc4122));\n            assert_eq!(id.version(), Some(Version::Sha1));\n        }\n    }\n";
+    assert_eq!(moved_into_its_module(moved), Vec::<String>::new());
+    // Paired, it is compared: a check dropped on the way is found.
+    let dropped = "    #[test]\n    fn test_new() {\n        for &(ns, name) in FIXTURE {\n            let id = Id::new_v5(ns, name);\n            assert_eq!(id.variant(), Some(Variant::Rfc4122));\n        }\n    }\n";
+    assert_eq!(
+        moved_into_its_module(dropped),
+        vec!["assertions-removed src/v5.rs:12"]
+    );
+    // Another name is no such move.
+    let other = "    #[test]\n    fn test_hash() {\n        let id = Id::new_v5(NS, b\"a\");\n        assert_eq!(id.variant(), Some(Variant::Rfc4122));\n    }\n";
+    assert_eq!(
+        moved_into_its_module(other),
+        vec![
+            "test-removed src/lib.rs:11",
+            "assertions-removed src/lib.rs:11"
+        ]
+    );
+}

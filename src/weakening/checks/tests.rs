@@ -45,6 +45,11 @@ fn equivalent_spellings_share_a_canonical_text() {
             "assert_eq!(rate_for(\"CA\"), 0.075)",
         ),
         (Rust, "assert_eq!(a, b, \"msg {}\", c)", "assert_eq!(b, a)"),
+        (
+            Rust,
+            "assert_eq!(id.version().unwrap(), Version::Sha1)",
+            "assert_eq!(id.version(), Some(Version::Sha1))",
+        ),
         (Go, "assert.Equal(t, true, x)", "assert.True(t, x)"),
         (
             Go,
@@ -571,4 +576,21 @@ fn an_error_check_in_its_own_if_is_the_same_as_the_call_assigned_then_checked() 
         &code,
         &["assert.Equal(t,1,x)"]
     ));
+}
+
+#[test]
+fn a_go_conditions_own_statement_is_read_into_it() {
+    assert_eq!(
+        inline_value("pop:=v.GetInt(\"a\");pop!=3"),
+        "v.GetInt(\"a\")!=3"
+    );
+    assert_eq!(
+        inline_value("w:=v.Get(x);len(w)!=4||w[0]!=w1"),
+        "len(v.Get(x))!=4||v.Get(x)[0]!=w1"
+    );
+    // Errors keep theirs; so does a condition not reading the name, or a field of that name.
+    assert_eq!(inline_value("err:=f();err!=nil"), "err:=f();err!=nil");
+    assert_eq!(inline_value("x:=f();y!=3"), "x:=f();y!=3");
+    assert_eq!(inline_value("x:=f();a.x!=x"), "a.x!=f()");
+    assert_eq!(inline_value("got!=want"), "got!=want");
 }

@@ -124,6 +124,17 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Rust, "assert!(A == B)", "assert_eq!(A, B)"),
     (Language::Rust, "assert!(A != B)", "assert_ne!(A, B)"),
     (Language::Rust, "assert!((A))", "assert!(A)"),
+    // An option compared unwrapped, or wrapped: only an `Option` compares with `Some(…)`.
+    (
+        Language::Rust,
+        "assert_eq!(A.unwrap(), B)",
+        "assert_eq!(A, Some(B))",
+    ),
+    (
+        Language::Rust,
+        "assert_eq!(A, B.unwrap())",
+        "assert_eq!(Some(A), B)",
+    ),
     (Language::Rust, "assert_eq!(A, true)", "assert!(A)"),
     (Language::Rust, "assert_eq!(true, A)", "assert!(A)"),
     (Language::Rust, "assert_eq!(A, false)", "assert!(!A)"),
