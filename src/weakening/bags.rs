@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::checks::{self, Strength, unrepeated};
-use super::model::{Model, Role, Unit};
+use super::model::{Model, Role, Unit, within};
 use super::rules::{Language, Rules};
 use super::{At, File, setup};
 
@@ -242,7 +242,19 @@ fn collect(
     if depth >= 3 {
         return;
     }
-    for name in model.calls(unit) {
+    // A function local to the test called only from other local functions runs once
+    // per call of those (`void ParameterIs(n, v) => Parameter(n, …)`): taken first, so
+    // that it is not reached through one of them alone.
+    let mut names = model.calls(unit);
+    if depth == 0 {
+        names.sort_by_key(|&name| {
+            !model
+                .helper_for(unit, name)
+                .is_some_and(|h| within(&h.span, &unit.span))
+                || model.calls_directly(unit, name)
+        });
+    }
+    for name in names {
         // (An overload of the test's own name is another function: `testTouch()`
         // calling a helper `testTouch(IOConsumer<Path>)` that holds its checks.)
         // Only from a call in its body: the test's own declaration is no call.
@@ -271,7 +283,14 @@ fn collect(
                 // (Not a local function's own declaration, nor its calls of itself.)
                 let lines = model.src.line_of(h.span.start)
                     ..=model.src.line_of(h.span.end.saturating_sub(1));
-                let made = if depth == 0 {
+                let through = if depth == 0 && within(&h.span, &unit.span) {
+                    model.calls_through_local(unit, name)
+                } else {
+                    0
+                };
+                let made = if through > 0 && !model.calls_directly(unit, name) {
+                    through
+                } else if depth == 0 {
                     model
                         .call_sites(unit, name)
                         .into_iter()

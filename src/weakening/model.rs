@@ -980,6 +980,46 @@ impl<'a> Model<'a> {
             .any(|h| within(&h.span, &unit.span) && h.span.contains(&pos))
     }
 
+    /// Whether `unit` calls `name` itself, not only from a function local to it.
+    pub fn calls_directly(&self, unit: &Unit, name: &str) -> bool {
+        self.all_calls(unit)
+            .into_iter()
+            .any(|(n, at)| n == name && !self.in_local_helper(unit, at))
+    }
+
+    /// How many different calls `unit` makes itself of the functions local to it that
+    /// call `name` (`ParameterIs(n, v) => Parameter(n, …)` called four ways: four).
+    pub fn calls_through_local(&self, unit: &Unit, name: &str) -> usize {
+        let locals: Vec<&Unit> = self
+            .nested_helpers
+            .iter()
+            .map(|&h| &self.units[h])
+            .filter(|h| within(&h.span, &unit.span))
+            .collect();
+        let local = |at: usize| locals.iter().find(|h| h.span.contains(&at));
+        let calls = self.all_calls(unit);
+        let wrappers: HashSet<&str> = calls
+            .iter()
+            .filter(|(n, _)| *n == name)
+            .filter_map(|&(_, at)| local(at).map(|h| h.leaf.as_str()))
+            .filter(|&w| w != name)
+            .collect();
+        wrappers
+            .into_iter()
+            .map(|w| {
+                calls
+                    .iter()
+                    .filter(|&&(n, at)| n == w && local(at).is_none())
+                    .map(|&(_, at)| {
+                        let end = extent(self.src.b(), at, at + w.len(), self.language);
+                        checks::squeeze(&self.src.text(at..end.max(at)))
+                    })
+                    .collect::<HashSet<_>>()
+                    .len()
+            })
+            .sum()
+    }
+
     /// Names called in a unit (`name(`) outside its own checks, for following checks
     /// into helpers.
     pub fn calls(&self, unit: &Unit) -> Vec<&str> {
@@ -1070,7 +1110,7 @@ impl<'a> Model<'a> {
 }
 
 /// Whether the span `inner` lies inside `outer` and is not `outer` itself.
-fn within(inner: &Range<usize>, outer: &Range<usize>) -> bool {
+pub(super) fn within(inner: &Range<usize>, outer: &Range<usize>) -> bool {
     outer.start <= inner.start && inner.end <= outer.end && inner != outer
 }
 

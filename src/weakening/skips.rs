@@ -399,7 +399,13 @@ impl Model<'_> {
                 extra.push((ui, found, SkipKind::Conditional));
                 continue;
             }
-            let Some(&last) = unit.checks.last() else {
+            // (A local function declared after the return runs when called, before it.)
+            let Some(&last) = unit
+                .checks
+                .iter()
+                .rev()
+                .find(|&&c| !self.in_local_helper(unit, self.checks[c].span.start))
+            else {
                 continue;
             };
             let last_pos = self.checks[last].span.start;
