@@ -385,10 +385,20 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
     changes.retain(|c| !c.paths().any(|p| conflicted.contains(p)));
     let first = first.tree().context("reading a merge's first parent")?;
     for path in &conflicted {
-        let old = entry(&first, path);
+        // What the second parent brought in cleanly is vouched for as in any other path;
+        // the conflicting hunks are judged against the first parent's side.
+        let old = entry(&first, path).map(|(id, mode)| {
+            let ours = entry(&auto, path)
+                .filter(|&(_, auto_mode)| auto_mode == mode)
+                .and_then(|(auto_id, _)| repo.git.find_blob(auto_id).ok())
+                .and_then(|blob| ours_side(blob.content()))
+                .and_then(|text| repo.git.blob(&text).ok());
+            (ours.unwrap_or(id), mode)
+        });
         let new = entry(&tree, path);
         let status = match (&old, &new) {
             (None, None) => continue,
+            (Some(a), Some(b)) if a == b => continue, // resolved as git merged it
             (None, Some(_)) => Status::Added,
             (Some(_), None) => Status::Deleted,
             (Some((_, a)), Some((_, b))) if a & 0o170000 != b & 0o170000 => Status::TypeChanged,
@@ -406,6 +416,46 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
     }
     changes.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(changes)
+}
+
+/// A file git merged with conflict markers, each conflict resolved to its first side
+/// (`<<<<<<<` … `=======`, without a `|||||||` base section); `None` when the markers
+/// do not read as conflicts.
+fn ours_side(merged: &[u8]) -> Option<Vec<u8>> {
+    #[derive(PartialEq)]
+    enum At {
+        Clean,
+        Ours,
+        Base,
+        Theirs,
+    }
+    let marker = |line: &[u8], m: &[u8]| {
+        line.starts_with(m)
+            && line
+                .get(7)
+                .is_none_or(|&b| matches!(b, b' ' | b'\n' | b'\r'))
+    };
+    let (mut out, mut at, mut any) = (Vec::with_capacity(merged.len()), At::Clean, false);
+    for line in merged.split_inclusive(|&b| b == b'\n') {
+        at = match at {
+            At::Clean if marker(line, b"<<<<<<<") => At::Ours,
+            At::Ours if marker(line, b"|||||||") => At::Base,
+            At::Ours | At::Base if marker(line, b"=======") => At::Theirs,
+            At::Theirs if marker(line, b">>>>>>>") => {
+                any = true;
+                At::Clean
+            }
+            At::Clean if marker(line, b"=======") || marker(line, b">>>>>>>") => return None,
+            At::Ours | At::Base | At::Theirs if marker(line, b"<<<<<<<") => return None,
+            at => {
+                if matches!(at, At::Clean | At::Ours) {
+                    out.extend_from_slice(line);
+                }
+                at
+            }
+        };
+    }
+    (at == At::Clean && any).then_some(out)
 }
 
 /// `git merge-tree --write-tree` of two commits: the tree git's automatic merge writes,
@@ -583,4 +633,22 @@ fn collect(diff: &mut Diff<'_>, renames: bool) -> anyhow::Result<Vec<Change>> {
         });
     }
     Ok(changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ours_side;
+
+    #[test]
+    fn conflicts_resolve_to_their_first_side() {
+        let merged = b"a\n<<<<<<< feature\nb1\n=======\nb2\n>>>>>>> main\nc\n";
+        assert_eq!(ours_side(merged).as_deref(), Some(&b"a\nb1\nc\n"[..]));
+        // With the base section (`merge.conflictStyle = diff3`).
+        let diff3 = b"a\n<<<<<<< ours\nb1\n||||||| base\nb0\n=======\nb2\n>>>>>>> theirs\n";
+        assert_eq!(ours_side(diff3).as_deref(), Some(&b"a\nb1\n"[..]));
+        // No conflict, or markers that do not pair: not read.
+        assert_eq!(ours_side(b"a\n======= not a marker line\n"), None);
+        assert_eq!(ours_side(b"a\n<<<<<<< x\nb\n"), None);
+        assert_eq!(ours_side(b"a\n=======\nb\n"), None);
+    }
 }

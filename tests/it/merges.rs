@@ -219,3 +219,82 @@ fn a_conflict_in_a_test_resolved_by_hand_is_the_merges_change() {
         run.stdout
     );
 }
+
+/// Five tests far enough apart that each is its own hunk.
+fn five_tests(first: &str, last: Option<&str>) -> String {
+    let mut text = format!("def test_rate():\n    assert RATE == 0.075, '{first}'\n");
+    for name in ["b", "c", "d"] {
+        text.push_str(&format!(
+            "\n\ndef test_{name}():\n    x = {{'{name}': 1}}\n    assert x['{name}'] == 1\n    assert len(x) == 1\n"
+        ));
+    }
+    if let Some(last) = last {
+        text.push_str(&format!(
+            "\n\ndef test_last():\n    assert round(RATE, 2) == 0.08, '{last}'\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn a_test_the_other_side_deleted_cleanly_beside_a_conflict_is_not_the_merges_change() {
+    let repo = TestRepo::with_history();
+    repo.write("tests/test_invoice.py", &five_tests("one", Some("kept")));
+    repo.commit_all("five tests");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_invoice.py",
+        &five_tests("feature", Some("kept")),
+    );
+    repo.commit_all("feature message");
+    let branch_base = rev(&repo, "HEAD");
+    // main deletes the last test (approved there) and edits the first one.
+    repo.git(&["switch", "-q", "main"]);
+    repo.write("tests/test_invoice.py", &five_tests("main", None));
+    repo.commit_all("drop the last test");
+    repo.human(&["override", "HEAD", "--reason", REASON])
+        .expect(0);
+    // main merged into the branch: the first test conflicts, the deletion merges cleanly;
+    // the conflict is resolved to the branch's side.
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    repo.write("tests/test_invoice.py", &five_tests("feature", None));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(0);
+    assert!(!run.stdout.contains("test_last"), "{}", run.stdout);
+    // The range from the branch's base: main's deletion is judged where it was made.
+    let run = ci_from(&repo, &branch_base);
+    assert!(
+        !run.stdout
+            .contains(&format!("NEEDS APPROVAL  {}", &rev(&repo, "HEAD")[..7])),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_test_dropped_inside_a_conflict_is_still_the_merges_change() {
+    let repo = TestRepo::with_history();
+    repo.write("tests/test_invoice.py", &five_tests("one", Some("kept")));
+    repo.commit_all("five tests");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("tests/test_invoice.py", &five_tests("one", Some("feature")));
+    repo.commit_all("feature message");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write("tests/test_invoice.py", &five_tests("one", Some("main")));
+    repo.commit_all("main message");
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    // Both sides kept the last test; the resolution drops it.
+    repo.write("tests/test_invoice.py", &five_tests("one", None));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("test-removed"), "{}", run.stdout);
+    assert!(run.stdout.contains("test_last"), "{}", run.stdout);
+}
