@@ -239,18 +239,15 @@ fn five_tests(first: &str, last: Option<&str>) -> String {
 #[test]
 fn a_test_the_other_side_deleted_cleanly_beside_a_conflict_is_not_the_merges_change() {
     let repo = TestRepo::with_history();
-    repo.write("tests/test_invoice.py", &five_tests("one", Some("kept")));
+    repo.write("tests/test_invoice.py", five_tests("one", Some("kept")));
     repo.commit_all("five tests");
     repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(
-        "tests/test_invoice.py",
-        &five_tests("feature", Some("kept")),
-    );
+    repo.write("tests/test_invoice.py", five_tests("feature", Some("kept")));
     repo.commit_all("feature message");
     let branch_base = rev(&repo, "HEAD");
     // main deletes the last test (approved there) and edits the first one.
     repo.git(&["switch", "-q", "main"]);
-    repo.write("tests/test_invoice.py", &five_tests("main", None));
+    repo.write("tests/test_invoice.py", five_tests("main", None));
     repo.commit_all("drop the last test");
     repo.human(&["override", "HEAD", "--reason", REASON])
         .expect(0);
@@ -259,7 +256,7 @@ fn a_test_the_other_side_deleted_cleanly_beside_a_conflict_is_not_the_merges_cha
     repo.git(&["switch", "-q", "feature"]);
     let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
     assert!(!out.status.success());
-    repo.write("tests/test_invoice.py", &five_tests("feature", None));
+    repo.write("tests/test_invoice.py", five_tests("feature", None));
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
@@ -278,19 +275,19 @@ fn a_test_the_other_side_deleted_cleanly_beside_a_conflict_is_not_the_merges_cha
 #[test]
 fn a_test_dropped_inside_a_conflict_is_still_the_merges_change() {
     let repo = TestRepo::with_history();
-    repo.write("tests/test_invoice.py", &five_tests("one", Some("kept")));
+    repo.write("tests/test_invoice.py", five_tests("one", Some("kept")));
     repo.commit_all("five tests");
     repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write("tests/test_invoice.py", &five_tests("one", Some("feature")));
+    repo.write("tests/test_invoice.py", five_tests("one", Some("feature")));
     repo.commit_all("feature message");
     repo.git(&["switch", "-q", "main"]);
-    repo.write("tests/test_invoice.py", &five_tests("one", Some("main")));
+    repo.write("tests/test_invoice.py", five_tests("one", Some("main")));
     repo.commit_all("main message");
     repo.git(&["switch", "-q", "feature"]);
     let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
     assert!(!out.status.success());
     // Both sides kept the last test; the resolution drops it.
-    repo.write("tests/test_invoice.py", &five_tests("one", None));
+    repo.write("tests/test_invoice.py", five_tests("one", None));
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
