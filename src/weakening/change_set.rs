@@ -122,7 +122,9 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         // A test that was always skipped (`@Disabled`, `xit`, an unconditional skip on
         // its file) ran nowhere before the change: deleting it loses no check. Skipping
         // it was the weakening, and that change was judged when it was made.
-        gone.retain(|&u| !old.never_ran(&old.units[u]) && !empty_body(old, &old.units[u]));
+        gone.retain(|&u| {
+            !old.never_ran(&old.units[u]) && !empty_body(old, &old.units[u], file.rules)
+        });
         if gone.is_empty() {
             continue;
         }

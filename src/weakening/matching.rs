@@ -5,8 +5,9 @@
 use std::collections::{HashMap, HashSet};
 
 use super::bags::own_keys;
+use super::checks::Strength;
 use super::model::{Model, Role, Unit};
-use super::rules::Language;
+use super::rules::{Language, Rules};
 use super::{At, File, checks};
 
 /// Tests the runner collects (a test redefined later in its scope does not run).
@@ -461,10 +462,16 @@ pub(super) fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
 }
 
 /// Whether a test has nothing in its body (`func TestName(t *testing.T) {}` on two
-/// lines, `def test_x(): pass`): it runs nothing, so deleting it loses nothing. A
-/// test written on one line is not read as empty (its body is on that line).
-pub(super) fn empty_body(model: &Model, unit: &Unit) -> bool {
-    let first_line = model.src.line_of(unit.span.start);
+/// lines, `def test_x(): pass`), or nothing but checks of constants (the generated
+/// `assert_eq!(2 + 2, 4)`): it runs no code of the project, so deleting it loses
+/// nothing. A test written on one line is not read as empty (its body is on that line).
+pub(super) fn empty_body(model: &Model, unit: &Unit, rules: &Rules) -> bool {
+    // The declaration's line, after a plain `#[test]` (other attributes can configure
+    // or skip the test: not read as empty).
+    let mut first_line = model.src.line_of(unit.span.start);
+    while first_line < unit.line && model.src.line_text(first_line).trim() == "#[test]" {
+        first_line += 1;
+    }
     let head = checks::squeeze(
         &model.src.code[model.src.line_start(first_line)..model.src.line_end(first_line)],
     );
@@ -474,12 +481,36 @@ pub(super) fn empty_body(model: &Model, unit: &Unit) -> bool {
         .rfind(')')
         .and_then(|close| head[..close].rfind('(').map(|open| &head[open + 1..close]))
         .unwrap_or("");
-    unit.checks.is_empty()
+    // Each line of a constant check (nothing but literals compared) runs nothing.
+    let constant_lines: Vec<std::ops::RangeInclusive<usize>> = unit
+        .checks
+        .iter()
+        .filter(|&&c| model.check_key(c, rules).1 == Strength::Void)
+        .filter(|&&c| {
+            let key = model.check_key(c, rules).0;
+            checks::subjects(&key).iter().all(|s| {
+                s.bytes()
+                    .all(|b| b.is_ascii_digit() || b" +-*/.()".contains(&b))
+            })
+        })
+        .map(|&c| {
+            let span = &model.checks[c].span;
+            model.src.line_of(span.start)..=model.src.line_of(span.end.saturating_sub(1))
+        })
+        .collect();
+    let first_body_line = first_line + 1;
+    let last_line = model.src.line_of(unit.span.end.saturating_sub(1));
+    let body_runs_nothing = (first_body_line..=last_line).all(|l| {
+        let t = checks::squeeze(model.src.line_text(l));
+        matches!(
+            t.as_str(),
+            "" | "pass" | "..." | "end" | "}" | "})" | "});" | ")"
+        ) || constant_lines.iter().any(|r| r.contains(&l))
+    });
+    constant_lines.len() == unit.checks.len()
         && matches!(params, "" | "self" | "cls" | "t *testing.T" | "t*testing.T")
         && (head.ends_with('{') || head.ends_with(':') || head.ends_with(" do"))
-        && body_lines(model, unit)
-            .iter()
-            .all(|l| matches!(l.as_str(), "pass" | "..." | "end"))
+        && body_runs_nothing
 }
 
 /// Whether every line of `part` appears in `whole`, in the same order.
