@@ -179,24 +179,42 @@ fn collect(
         if model.in_local_helper(unit, model.checks[c].span.start) {
             continue;
         }
+        // A helper named like a check (`assertEqualsHashCodeAndToString(a, b)`) runs its
+        // checks once per different call, as any helper (followed once; its other calls
+        // are those calls, not checks of their own).
         if depth < 3
             && let Some(helper) = model
                 .check_callee(c)
                 .filter(|&name| name != unit.leaf)
                 .and_then(|name| model.helper_for(unit, name))
-            && seen.insert(helper.leaf.clone())
         {
-            collect(
-                model,
-                helper,
-                rules,
-                depth + 1,
-                cases,
-                calls,
-                false,
-                seen,
-                out,
-            );
+            if seen.insert(helper.leaf.clone()) {
+                let lines = model.src.line_of(helper.span.start)
+                    ..=model.src.line_of(helper.span.end.saturating_sub(1));
+                let made = if depth == 0 {
+                    model
+                        .call_sites(unit, &helper.leaf)
+                        .into_iter()
+                        .filter(|(_, line)| !lines.contains(line))
+                        .map(|(text, _)| text)
+                        .collect::<HashSet<_>>()
+                        .len()
+                        .max(1)
+                } else {
+                    1
+                };
+                collect(
+                    model,
+                    helper,
+                    rules,
+                    depth + 1,
+                    cases,
+                    calls * made,
+                    false,
+                    seen,
+                    out,
+                );
+            }
             continue;
         }
         let (key, strength) = model.check_key(c, rules);
