@@ -332,6 +332,50 @@ impl Model<'_> {
         }
     }
 
+    /// Whether the Rust `cfg` skip `index` on `unit` is the one the code it calls has:
+    /// the same `#[cfg(…)]` on an item of the file, outside any test, defining a
+    /// function the test calls (`#[cfg(feature = "std")]` on `now_v7` and on the test
+    /// of `now_v7()`): without it the test could not compile.
+    pub(super) fn gated_like_its_code(&self, unit: &Unit, index: usize) -> bool {
+        let Some(skip) = self.skips.get(index) else {
+            return false;
+        };
+        if self.language != Language::Rust
+            || skip.kind != SkipKind::Conditional
+            || !skip.text.starts_with("#[cfg(")
+        {
+            return false;
+        }
+        let body = &self.src.code[unit.span.clone()];
+        self.skips.iter().any(|other| {
+            let in_test = self
+                .unit_at(other.pos)
+                .is_some_and(|u| self.units[u].role == Role::Test);
+            if other.text != skip.text || in_test || other.pos == skip.pos {
+                return false;
+            }
+            let item = self.next_item(other.pos, other.line);
+            let code = &self.src.code[item.clone()];
+            let tested = self
+                .units
+                .iter()
+                .any(|u| u.role == Role::Test && item.contains(&u.span.start));
+            !tested
+                && code.match_indices("fn ").any(|(at, _)| {
+                    let name: String = code[at + 3..]
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    !name.is_empty()
+                        && body.match_indices(&format!("{name}(")).any(|(i, _)| {
+                            i == 0
+                                || !body.as_bytes()[i - 1].is_ascii_alphanumeric()
+                                    && body.as_bytes()[i - 1] != b'_'
+                        })
+                })
+        })
+    }
+
     /// The item a decorator or attribute at `pos` applies to.
     fn next_item(&self, pos: usize, line: usize) -> Range<usize> {
         if self.language.indented() {
