@@ -164,14 +164,17 @@ pub(super) fn match_across_files(
     // By the same qualified name; then as a test class nested into another one, or
     // taken out of it (`Samples > Throwing > fails` ↔ `Throwing > fails`); then by the
     // test's own name; then by its name spelled another way (`TestSystemClockNewTicker`
-    // → `TestSystemClock_NewTicker`). Each rule is tried on every test before the next,
-    // so a looser rule never takes a test a stricter one pairs.
-    type Same = fn(&Unit, &Unit) -> bool;
-    let rules: [Same; 4] = [
-        |n, o| n.name == o.name,
-        |n, o| nested(&n.name, &o.name),
-        |n, o| n.leaf == o.leaf,
-        |n, o| same_spelling(&n.leaf, &o.leaf),
+    // → `TestSystemClock_NewTicker`); then without the name of the module it moved
+    // into (`test_new_v5` in lib.rs → `test_new` in v5.rs). Each rule is tried on every
+    // test before the next, so a looser rule never takes a test a stricter one pairs.
+    // (`n` is the new test, in the file at `path`; `o` the old one.)
+    type Same = fn(&Unit, &Unit, &[u8]) -> bool;
+    let rules: [Same; 5] = [
+        |n, o, _| n.name == o.name,
+        |n, o, _| nested(&n.name, &o.name),
+        |n, o, _| n.leaf == o.leaf,
+        |n, o, _| same_spelling(&n.leaf, &o.leaf),
+        |n, o, path| named_for_module(&o.leaf, &n.leaf, path),
     ];
     let mut still: Vec<At> = removed.clone();
     for same in rules {
@@ -182,7 +185,7 @@ pub(super) fn match_across_files(
             let candidate = added
                 .iter()
                 .filter(|a| a.0 != r.0 && !taken.contains(a))
-                .find(|a| same(new_unit(read, **a), ru))
+                .find(|a| same(new_unit(read, **a), ru, read[a.0].path))
                 .copied();
             match candidate {
                 Some(a) => {
@@ -194,26 +197,6 @@ pub(super) fn match_across_files(
             }
         });
     }
-    // A test moved into the module named in its name, without that part
-    // (`test_new_v5` in lib.rs → `test_new` in v5.rs).
-    still.retain(|&r| {
-        let Some(ru) = read[r.0].old.as_ref().map(|m| &m.units[r.1]) else {
-            return false;
-        };
-        let candidate = added
-            .iter()
-            .filter(|a| a.0 != r.0 && !taken.contains(a))
-            .find(|a| named_for_module(&ru.leaf, &new_unit(read, **a).leaf, read[a.0].path))
-            .copied();
-        match candidate {
-            Some(a) => {
-                taken.insert(a);
-                pairs.push((r, a));
-                false
-            }
-            None => true,
-        }
-    });
     let keys_of = |at: At, old_side: bool| -> HashSet<String> {
         let file = &read[at.0];
         let model = if old_side {
