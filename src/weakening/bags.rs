@@ -296,8 +296,8 @@ fn collect(
                     };
                 // Called with three inputs, a helper's checks run three times: a call
                 // deleted is a check deleted (an identical call repeated is not another).
-                // (The calls the test makes itself: a helper's own calls of another
-                // helper do not multiply it again.)
+                // So in a helper: steps moved from the test into a helper keep their
+                // calls of the helpers below.
                 // (Not a local function's own declaration, nor its calls of itself.)
                 let lines = model.src.line_of(h.span.start)
                     ..=model.src.line_of(h.span.end.saturating_sub(1));
@@ -308,7 +308,7 @@ fn collect(
                 };
                 let made = if through > 0 && !model.calls_directly(unit, name) {
                     through
-                } else if depth == 0 {
+                } else {
                     model
                         .call_sites(unit, name)
                         .into_iter()
@@ -317,14 +317,13 @@ fn collect(
                         .collect::<HashSet<_>>()
                         .len()
                         .max(1)
-                } else {
-                    1
                 };
                 let (cases, calls) = (cases * rows, calls * made);
                 collect(model, h, rules, depth + 1, cases, calls, false, seen, out);
             }
-            // A check-like helper from elsewhere: each call counts as a check.
-            None if check_like(name) && depth == 0 => {
+            // A check-like helper from elsewhere: each call counts as a check (also
+            // from a helper the test calls).
+            None if check_like(name) => {
                 for (text, line) in model.call_sites(unit, name) {
                     out.push(Item::plain(
                         format!("call:{text}"),

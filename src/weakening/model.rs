@@ -1020,15 +1020,20 @@ impl<'a> Model<'a> {
             .sum()
     }
 
-    /// Names called in a unit (`name(`) outside its own checks, for following checks
-    /// into helpers.
+    /// Names called in a unit (`name(`) outside the checks in it, for following checks
+    /// into helpers. (Any check in its span: a function nested in a helper has none of
+    /// its own, and the `assert (…)` or `AssertionError(…)` of a check is no helper.)
     pub fn calls(&self, unit: &Unit) -> Vec<&str> {
         let mut out = self.all_calls(unit);
+        let from = self
+            .checks
+            .partition_point(|c| c.span.start < unit.span.start);
+        let to = self
+            .checks
+            .partition_point(|c| c.span.start < unit.span.end);
+        let checks = &self.checks[from..to.max(from)];
         out.retain(|&(_, at)| {
-            !unit
-                .checks
-                .iter()
-                .any(|&c| self.checks[c].span.contains(&at))
+            !checks.iter().any(|c| c.span.contains(&at))
                 && !self.groups.iter().any(|g| g.contains(&at))
         });
         let mut names: Vec<&str> = out.into_iter().map(|(n, _)| n).collect();
