@@ -358,9 +358,12 @@ impl Repeats {
             self.seen.insert(key.clone(), (span.end, 0, looped));
             return key;
         };
+        // (So does a Go condition with its own statement, `if b := it.Next(); b != 1`:
+        // it reads a new value each time.)
         if !(looped && *was_looped)
             && let Some(between) = model.src.code.get(*end..span.start)
-            && checks::reassigns(between, &key)
+            && (checks::reassigns(between, &key)
+                || (model.language == Language::Go && reads_anew(between, &key)))
         {
             *generation += 1;
         }
@@ -371,6 +374,16 @@ impl Repeats {
             n => format!("{key} #{n}"),
         }
     }
+}
+
+/// Whether `between` gives a Go condition its own statement whose value `key` reads
+/// (`b := it.Next();` before the check `it.Next()!=1`, see `checks::inline_value`).
+fn reads_anew(between: &str, key: &str) -> bool {
+    between.match_indices(":=").any(|(at, _)| {
+        let rhs = between[at + 2..].split([';', '\n']).next().unwrap_or("");
+        let rhs = checks::squeeze(rhs);
+        !rhs.is_empty() && key.contains(&rhs)
+    })
 }
 
 /// Where `unit` first calls `name`.

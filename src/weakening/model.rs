@@ -1077,7 +1077,7 @@ impl<'a> Model<'a> {
             .collect()
     }
 
-    fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {
+    pub(super) fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {
         let b = self.src.b();
         let mut out = Vec::new();
         let span = unit.span.clone();

@@ -443,16 +443,33 @@ impl Model<'_> {
                 extra.push((ui, found, SkipKind::Conditional));
                 continue;
             }
-            // (A local function declared after the return runs when called, before it.)
-            let Some(&last) = unit
+            if memchr::memmem::find(whole.as_bytes(), b"return").is_none() {
+                continue;
+            }
+            // (A local function declared after the return runs when called, before it:
+            // the last check is the test's own, or a later call of a helper that holds
+            // checks, `AssertCookie(…)` after `return;`.)
+            let own = unit
                 .checks
                 .iter()
                 .rev()
                 .find(|&&c| !self.in_local_helper(unit, self.checks[c].span.start))
-            else {
+                .map(|&c| self.checks[c].span.start);
+            let called = self
+                .all_calls(unit)
+                .into_iter()
+                .filter(|&(name, at)| {
+                    !self.in_local_helper(unit, at)
+                        && name != unit.leaf
+                        && self
+                            .helper_for(unit, name)
+                            .is_some_and(|h| !self.checks_of(h).is_empty())
+                })
+                .map(|(_, at)| at)
+                .max();
+            let Some(last_pos) = own.max(called) else {
                 continue;
             };
-            let last_pos = self.checks[last].span.start;
             let body = &self.src.code[unit.span.start..last_pos];
             let returns =
                 memchr::memmem::find_iter(body.as_bytes(), b"return").map(|i| unit.span.start + i);

@@ -700,8 +700,11 @@ pub fn error_check_split(key: &str, code: &str, checked: &[&str]) -> bool {
             if rest.starts_with(":=") || (rest.starts_with('=') && !rest.starts_with("==")) {
                 return false;
             }
-            if start > 0 && b[start - 1] == b',' && (rest.starts_with(')') || rest.starts_with(','))
-                || rest.starts_with("!=nil")
+            if start > 0
+                && b[start - 1] == b','
+                && (rest.starts_with(')') || rest.starts_with(','))
+                && checking_call(&code[..start])
+                || fails_if_set(rest)
             {
                 return true;
             }
@@ -726,6 +729,59 @@ pub fn error_check_split(key: &str, code: &str, checked: &[&str]) -> bool {
                     l[start..].rsplit(',').next() == Some(name)
                 })
         })
+}
+
+/// Whether the call whose arguments `before` ends in checks them (`require.NoError(t,`,
+/// `t.Fatal(`), not only logs or prints them (`t.Logf("…",`).
+fn checking_call(before: &str) -> bool {
+    let b = before.as_bytes();
+    let mut depth = 0usize;
+    let Some(open) = (0..b.len()).rev().find(|&i| {
+        match b[i] {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
+            b'(' => return true,
+            _ => {}
+        }
+        false
+    }) else {
+        return false;
+    };
+    let name_start = b[..open]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.'))
+        .map_or(0, |p| p + 1);
+    let callee = &before[name_start..open];
+    !callee.starts_with("fmt.")
+        && [
+            "NoError", "Nil", "Fatal", "Error", "Fail", "Assert", "Check", "Equal", "Must", "Ok",
+        ]
+        .iter()
+        .any(|w| callee.contains(w))
+}
+
+/// Whether `!=nil{…}` follows, its block failing the test (`t.Fatal(err)`), not only
+/// logging it (`t.Logf("…", err)` checks nothing).
+fn fails_if_set(rest: &str) -> bool {
+    let Some(block) = rest.strip_prefix("!=nil{") else {
+        return false;
+    };
+    let mut depth = 1;
+    let end = block
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })
+        .map_or(block.len(), |(at, _)| at);
+    let block = &block[..end];
+    ["Fatal", "Error", "Fail", "panic("]
+        .iter()
+        .any(|w| block.contains(w))
 }
 
 /// A Go condition with its own statement read as one expression: `pop:=v.GetInt("a");
