@@ -184,7 +184,7 @@ fn collect(
         // are those calls, not checks of their own).
         if depth < 3
             && let Some(helper) = model
-                .check_callee(c)
+                .check_helper_call(c)
                 .filter(|&name| name != unit.leaf)
                 .and_then(|name| model.helper_for(unit, name))
         {

@@ -921,6 +921,25 @@ impl<'a> Model<'a> {
         (!name.is_empty() && next.is_none_or(|c| c == '(' || c.is_whitespace())).then_some(name)
     }
 
+    /// [`Model::check_callee`] when the call is the whole check, not the start of a
+    /// chain (`assertThat(x).isEqualTo(y)` with a local `assertThat` making the
+    /// subject: the check is the chain's end, not the helper).
+    pub fn check_helper_call(&self, index: usize) -> Option<&str> {
+        let name = self.check_callee(index)?;
+        let span = &self.checks[index].span;
+        // (Ruby's paren-less `assert_helper a, b` is no chain.)
+        let Some(at) = self.src.code[span.clone()].find(&format!("{name}(")) else {
+            return Some(name);
+        };
+        let open = span.start + at + name.len();
+        let chained = self
+            .src
+            .code
+            .get(self.src.close_of(open)..span.end)
+            .is_some_and(|rest| rest.trim_start().starts_with('.'));
+        (!chained).then_some(name)
+    }
+
     /// The helper a call of `name` in `unit` reaches: one defined inside `unit` first
     /// (a function local to the test), else one not local to another unit (a function
     /// nested in another test is out of scope, however it is named: chrono's tests each

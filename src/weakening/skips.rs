@@ -284,12 +284,20 @@ impl Model<'_> {
         if decorator {
             return Some(self.next_item(pos, line));
         }
-        // A branch of `cfg_if! { if #[cfg(…)] { mod v4; } }`: the block it opens.
+        // A branch of `cfg_if! { if #[cfg(…)] { mod v4; } }`: the block it opens, and
+        // the `else` branches after it (they hold under the condition's negation).
         if self.language == Language::Rust
             && text.trim_start_matches("} else ").starts_with("if #[")
             && let Some(open) = self.src.code[pos..self.src.line_end(line)].find('{')
         {
-            return Some(pos + open..self.src.close_of(pos + open));
+            let mut end = self.src.close_of(pos + open);
+            while let Some(rest) = self.src.code.get(end..)
+                && rest.trim_start().starts_with("else")
+                && let Some(next) = rest.find('{')
+            {
+                end = self.src.close_of(end + next);
+            }
+            return Some(pos + open..end);
         }
         // A call that wraps tests (`describe.skip(…)`, `xdescribe "…" do`).
         let call = if self.language.indented() {
@@ -347,32 +355,59 @@ impl Model<'_> {
             return false;
         }
         let body = &self.src.code[unit.span.clone()];
-        self.skips.iter().any(|other| {
-            let in_test = self
-                .unit_at(other.pos)
-                .is_some_and(|u| self.units[u].role == Role::Test);
-            if other.text != skip.text || in_test || other.pos == skip.pos {
+        // The items of the file under the same gate, outside tests.
+        let gated: Vec<Range<usize>> = self
+            .skips
+            .iter()
+            .filter(|other| {
+                other.text == skip.text
+                    && other.pos != skip.pos
+                    && !self
+                        .unit_at(other.pos)
+                        .is_some_and(|u| self.units[u].role == Role::Test)
+            })
+            .map(|other| self.next_item(other.pos, other.line))
+            .filter(|item| {
+                !self
+                    .units
+                    .iter()
+                    .any(|u| u.role == Role::Test && item.contains(&u.span.start))
+            })
+            .collect();
+        let code = self.src.code.as_str();
+        let fn_name = |at: usize| -> &str {
+            let rest = &code[at + 3..];
+            &rest[..rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())]
+        };
+        gated.iter().any(|item| {
+            let text = &code[item.clone()];
+            // (A trait's method, `impl From<Key> for Value { fn from`, is named like
+            // every other type's: `String::from(…)` is not a call of it.)
+            let header = &text[..text.find('{').unwrap_or(text.len())];
+            if header.contains("impl") && header.contains(" for ") {
                 return false;
             }
-            let item = self.next_item(other.pos, other.line);
-            let code = &self.src.code[item.clone()];
-            let tested = self
-                .units
-                .iter()
-                .any(|u| u.role == Role::Test && item.contains(&u.span.start));
-            !tested
-                && code.match_indices("fn ").any(|(at, _)| {
-                    let name: String = code[at + 3..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                        .collect();
-                    !name.is_empty()
-                        && body.match_indices(&format!("{name}(")).any(|(i, _)| {
-                            i == 0
-                                || !body.as_bytes()[i - 1].is_ascii_alphanumeric()
-                                    && body.as_bytes()[i - 1] != b'_'
-                        })
-                })
+            text.match_indices("fn ").any(|(at, _)| {
+                let name = fn_name(item.start + at);
+                !name.is_empty()
+                    && body.match_indices(&format!("{name}(")).any(|(i, _)| {
+                        i == 0
+                            || !body.as_bytes()[i - 1].is_ascii_alphanumeric()
+                                && body.as_bytes()[i - 1] != b'_'
+                    })
+                    // Only if every definition of it has the gate: with a twin under
+                    // another (`#[cfg(unix)] fn cache_dir`), the test compiles without.
+                    && code.match_indices("fn ").all(|(d, _)| {
+                        fn_name(d) != name
+                            || (d > 0 && code.as_bytes()[d - 1].is_ascii_alphanumeric())
+                            || gated.iter().any(|g| g.contains(&d))
+                            || self
+                                .unit_at(d)
+                                .is_some_and(|u| self.units[u].role == Role::Test)
+                    })
+            })
         })
     }
 
