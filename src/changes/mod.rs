@@ -369,7 +369,7 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
     }
     let first = commit.parent(0).context("reading a merge's first parent")?;
     let second = commit.parent_id(1).context("reading a merge's parents")?;
-    let (auto, conflicted) = automatic_merge(repo, first.id(), second)?;
+    let (auto, conflicted) = automatic_merge(repo, first.id(), second, false)?;
     let auto = repo
         .git
         .find_tree(auto)
@@ -383,18 +383,30 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
         return Ok(changes);
     }
     changes.retain(|c| !c.paths().any(|p| conflicted.contains(p)));
+    // What the second parent brought in cleanly is vouched for as in any other path;
+    // the conflicting hunks are judged against the first parent's side: git's merge
+    // again with `-X ours` (git resolves each conflict, no markers to parse).
+    let (ours, _) = automatic_merge(repo, first.id(), second, true)?;
+    let ours = repo
+        .git
+        .find_tree(ours)
+        .context("reading git's merge favouring the first parent")?;
+    let second = repo
+        .git
+        .find_commit(second)
+        .and_then(|c| c.tree())
+        .context("reading a merge's second parent")?;
     let first = first.tree().context("reading a merge's first parent")?;
     for path in &conflicted {
-        // What the second parent brought in cleanly is vouched for as in any other path;
-        // the conflicting hunks are judged against the first parent's side.
-        let old = entry(&first, path).map(|(id, mode)| {
-            let ours = entry(&auto, path)
-                .filter(|&(_, auto_mode)| auto_mode == mode)
-                .and_then(|(auto_id, _)| repo.git.find_blob(auto_id).ok())
-                .and_then(|blob| ours_side(blob.content()))
-                .and_then(|text| repo.git.blob(&text).ok());
-            (ours.unwrap_or(id), mode)
-        });
+        // The first parent's side where it has the path (or had it under another name
+        // that the second parent renamed: then its content is in the `-X ours` merge,
+        // unlike the second parent's); else the first parent's entry, or none.
+        let old = entry(&ours, path)
+            .filter(|&side| {
+                entry(&first, path).is_some_and(|(_, mode)| mode == side.1)
+                    || entry(&second, path).is_none_or(|theirs| theirs != side)
+            })
+            .or_else(|| entry(&first, path));
         let new = entry(&tree, path);
         let status = match (&old, &new) {
             (None, None) => continue,
@@ -418,52 +430,14 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
     Ok(changes)
 }
 
-/// A file git merged with conflict markers, each conflict resolved to its first side
-/// (`<<<<<<<` … `=======`, without a `|||||||` base section); `None` when the markers
-/// do not read as conflicts.
-fn ours_side(merged: &[u8]) -> Option<Vec<u8>> {
-    #[derive(PartialEq)]
-    enum At {
-        Clean,
-        Ours,
-        Base,
-        Theirs,
-    }
-    let marker = |line: &[u8], m: &[u8]| {
-        line.starts_with(m)
-            && line
-                .get(7)
-                .is_none_or(|&b| matches!(b, b' ' | b'\n' | b'\r'))
-    };
-    let (mut out, mut at, mut any) = (Vec::with_capacity(merged.len()), At::Clean, false);
-    for line in merged.split_inclusive(|&b| b == b'\n') {
-        at = match at {
-            At::Clean if marker(line, b"<<<<<<<") => At::Ours,
-            At::Ours if marker(line, b"|||||||") => At::Base,
-            At::Ours | At::Base if marker(line, b"=======") => At::Theirs,
-            At::Theirs if marker(line, b">>>>>>>") => {
-                any = true;
-                At::Clean
-            }
-            At::Clean if marker(line, b"=======") || marker(line, b">>>>>>>") => return None,
-            At::Ours | At::Base | At::Theirs if marker(line, b"<<<<<<<") => return None,
-            at => {
-                if matches!(at, At::Clean | At::Ours) {
-                    out.extend_from_slice(line);
-                }
-                at
-            }
-        };
-    }
-    (at == At::Clean && any).then_some(out)
-}
-
 /// `git merge-tree --write-tree` of two commits: the tree git's automatic merge writes,
-/// and the paths where it conflicted (sorted, without repeats).
+/// and the paths where it conflicted (sorted, without repeats). `favour_first`: with
+/// `-X ours`, each conflicting hunk resolved to the first commit's side.
 fn automatic_merge(
     repo: &Repo,
     first: Oid,
     second: Oid,
+    favour_first: bool,
 ) -> anyhow::Result<(Oid, std::collections::BTreeSet<Vec<u8>>)> {
     let (a, b) = (first.to_string(), second.to_string());
     let output = repo
@@ -475,9 +449,9 @@ fn automatic_merge(
             "--name-only",
             "--no-messages",
             "--allow-unrelated-histories",
-            &a,
-            &b,
         ])
+        .args(favour_first.then_some("-Xours"))
+        .args([&a, &b])
         .stdin(std::process::Stdio::null())
         .output()
         .map_err(|e| {
@@ -633,22 +607,4 @@ fn collect(diff: &mut Diff<'_>, renames: bool) -> anyhow::Result<Vec<Change>> {
         });
     }
     Ok(changes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ours_side;
-
-    #[test]
-    fn conflicts_resolve_to_their_first_side() {
-        let merged = b"a\n<<<<<<< feature\nb1\n=======\nb2\n>>>>>>> main\nc\n";
-        assert_eq!(ours_side(merged).as_deref(), Some(&b"a\nb1\nc\n"[..]));
-        // With the base section (`merge.conflictStyle = diff3`).
-        let diff3 = b"a\n<<<<<<< ours\nb1\n||||||| base\nb0\n=======\nb2\n>>>>>>> theirs\n";
-        assert_eq!(ours_side(diff3).as_deref(), Some(&b"a\nb1\n"[..]));
-        // No conflict, or markers that do not pair: not read.
-        assert_eq!(ours_side(b"a\n======= not a marker line\n"), None);
-        assert_eq!(ours_side(b"a\n<<<<<<< x\nb\n"), None);
-        assert_eq!(ours_side(b"a\n=======\nb\n"), None);
-    }
 }

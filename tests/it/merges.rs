@@ -295,3 +295,85 @@ fn a_test_dropped_inside_a_conflict_is_still_the_merges_change() {
     assert!(run.stdout.contains("test-removed"), "{}", run.stdout);
     assert!(run.stdout.contains("test_last"), "{}", run.stdout);
 }
+
+/// A test file holding a line of seven `=` (a setext heading in a string) inside a
+/// conflicting hunk: read as git resolves it (`-X ours`), not by parsing markers, so
+/// the first parent's side is not cut short at that line (review bypass 09).
+#[test]
+fn a_separator_line_in_a_conflicting_hunk_does_not_hide_a_dropped_test() {
+    let file = |title: &str, list: &str| {
+        format!(
+            "from md import render\n\n\ndef test_render_heading():\n    src = \"\"\"{title}\n=======\n\"\"\"\n    assert render(src) == \"<h1>{title}</h1>\"\n\n\ndef test_render_list():\n{list}"
+        )
+    };
+    let repo = TestRepo::with_history();
+    repo.write(
+        "tests/test_render.py",
+        &file("Title", "    assert render(\"- a\") == \"a\"\n"),
+    );
+    repo.commit_all("render tests");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_render.py",
+        &file(
+            "Summary",
+            "    assert render(\"- a\") == \"a\"\n    assert render(\"- b\") == \"b\"\n",
+        ),
+    );
+    repo.commit_all("feature: more cases");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_render.py",
+        &file("Example", "    assert render(\"* a\") == \"a\"\n"),
+    );
+    repo.commit_all("main: other cases");
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    // The resolution keeps main's heading test and drops test_render_list.
+    let kept = file("Example", "");
+    let kept = &kept[..kept.find("\n\n\ndef test_render_list").unwrap() + 1];
+    repo.write("tests/test_render.py", kept);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("test-removed"), "{}", run.stdout);
+    assert!(run.stdout.contains("test_render_list"), "{}", run.stdout);
+}
+
+/// One side renames a test file, the other edits it: git reports the conflict under
+/// the new name only, which the first parent never had. Its content is the first
+/// parent's under the old name, so tests the resolution drops are the merge's change
+/// (review bypass 10).
+#[test]
+fn a_rename_modify_conflict_resolved_by_dropping_tests_is_caught() {
+    let tests = |ny: &str| {
+        format!(
+            "from app import rate\n\n\ndef test_rate_ca():\n    assert rate(\"CA\") == 0.075\n\n\ndef test_rate_ny():\n    assert rate(\"NY\") == {ny}\n\n\ndef test_rate_tx():\n    assert rate(\"TX\") == 0.0625\n"
+        )
+    };
+    let repo = TestRepo::with_history();
+    repo.write("tests/test_rate.py", &tests("0.04"));
+    repo.commit_all("rates");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("tests/test_rate.py", &tests("0.04000"));
+    repo.commit_all("feature: edit");
+    repo.git(&["switch", "-q", "main"]);
+    repo.git(&["mv", "tests/test_rate.py", "tests/test_rates.py"]);
+    repo.write("tests/test_rates.py", &tests("0.040"));
+    repo.commit_all("main: rename");
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    repo.write(
+        "tests/test_rates.py",
+        "from app import rate\n\n\ndef test_rate_ca():\n    assert rate(\"CA\") == 0.075\n",
+    );
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("test-removed"), "{}", run.stdout);
+    assert!(run.stdout.contains("test_rate_ny"), "{}", run.stdout);
+}
