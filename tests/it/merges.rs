@@ -309,13 +309,13 @@ fn a_separator_line_in_a_conflicting_hunk_does_not_hide_a_dropped_test() {
     let repo = TestRepo::with_history();
     repo.write(
         "tests/test_render.py",
-        &file("Title", "    assert render(\"- a\") == \"a\"\n"),
+        file("Title", "    assert render(\"- a\") == \"a\"\n"),
     );
     repo.commit_all("render tests");
     repo.git(&["switch", "-q", "-c", "feature"]);
     repo.write(
         "tests/test_render.py",
-        &file(
+        file(
             "Summary",
             "    assert render(\"- a\") == \"a\"\n    assert render(\"- b\") == \"b\"\n",
         ),
@@ -324,7 +324,7 @@ fn a_separator_line_in_a_conflicting_hunk_does_not_hide_a_dropped_test() {
     repo.git(&["switch", "-q", "main"]);
     repo.write(
         "tests/test_render.py",
-        &file("Example", "    assert render(\"* a\") == \"a\"\n"),
+        file("Example", "    assert render(\"* a\") == \"a\"\n"),
     );
     repo.commit_all("main: other cases");
     repo.git(&["switch", "-q", "feature"]);
@@ -354,14 +354,14 @@ fn a_rename_modify_conflict_resolved_by_dropping_tests_is_caught() {
         )
     };
     let repo = TestRepo::with_history();
-    repo.write("tests/test_rate.py", &tests("0.04"));
+    repo.write("tests/test_rate.py", tests("0.04"));
     repo.commit_all("rates");
     repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write("tests/test_rate.py", &tests("0.04000"));
+    repo.write("tests/test_rate.py", tests("0.04000"));
     repo.commit_all("feature: edit");
     repo.git(&["switch", "-q", "main"]);
     repo.git(&["mv", "tests/test_rate.py", "tests/test_rates.py"]);
-    repo.write("tests/test_rates.py", &tests("0.040"));
+    repo.write("tests/test_rates.py", tests("0.040"));
     repo.commit_all("main: rename");
     repo.git(&["switch", "-q", "feature"]);
     let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
