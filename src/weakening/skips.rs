@@ -478,41 +478,33 @@ impl Model<'_> {
                 extra.push((ui, found, SkipKind::Conditional));
                 continue;
             }
-            if memchr::memmem::find(whole.as_bytes(), b"return").is_none() {
+            // The first `return` at the top level of the test (most tests have none).
+            let Some(found) = memchr::memmem::find_iter(whole.as_bytes(), b"return")
+                .map(|i| unit.span.start + i)
+                .find(|&at| self.is_top_level_return(unit, at))
+            else {
                 continue;
-            }
-            // (A local function declared after the return runs when called, before it:
-            // the last check is the test's own, or a later call of a helper that holds
-            // checks, `AssertCookie(…)` after `return;`.)
-            let own = unit
-                .checks
-                .iter()
-                .rev()
-                .find(|&&c| !self.in_local_helper(unit, self.checks[c].span.start))
-                .map(|&c| self.checks[c].span.start);
-            let called = self
-                .all_calls(unit)
-                .into_iter()
-                .filter(|&(name, at)| {
-                    !self.in_local_helper(unit, at)
+            };
+            // It skips a check after it: the test's own, or a later call of a helper
+            // that holds checks (`AssertCookie(…)` after `return;`; a local function
+            // declared after the return runs when called, before it). Not a return of
+            // the checks (`return run().then(() => { expect(…) })`).
+            let after = extent(self.src.b(), found, found + 6, self.language);
+            let own = unit.checks.iter().any(|&c| {
+                let at = self.checks[c].span.start;
+                at > after && !self.in_local_helper(unit, at)
+            });
+            let called = || {
+                self.all_calls(unit).into_iter().any(|(name, at)| {
+                    at > after
                         && name != unit.leaf
+                        && !self.in_local_helper(unit, at)
                         && self
                             .helper_for(unit, name)
                             .is_some_and(|h| !self.checks_of(h).is_empty())
                 })
-                .map(|(_, at)| at)
-                .max();
-            let Some(last_pos) = own.max(called) else {
-                continue;
             };
-            let body = &self.src.code[unit.span.start..last_pos];
-            let returns =
-                memchr::memmem::find_iter(body.as_bytes(), b"return").map(|i| unit.span.start + i);
-            // Not one returning the checks (`return run().then(() => { expect(…) })`).
-            if let Some(found) = returns.clone().find(|&at| {
-                self.is_top_level_return(unit, at)
-                    && extent(self.src.b(), at, at + 6, self.language) < last_pos
-            }) {
+            if own || called() {
                 extra.push((ui, found, SkipKind::Unconditional));
             }
         }
