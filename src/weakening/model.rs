@@ -137,6 +137,9 @@ pub struct Model<'a> {
     /// Go: `assert := assert.New(t)` binds testify's checker to the package's name, so
     /// `assert.Equal(want, got)` takes no `t` (read as `assert.Equal(assert, want, got)`).
     go_checker_object: bool,
+    /// Go: other names bound to testify's checker (`assertion := assert.New(t)`), with
+    /// the package: `assertion.Equal(want, got)` reads as `assert.Equal(want, got)`.
+    go_checkers: Vec<(String, &'static str)>,
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
@@ -216,6 +219,7 @@ impl<'a> Model<'a> {
             keys: Vec::new(),
             comment_checks: false,
             go_checker_object: false,
+            go_checkers: Vec::new(),
             groups: Vec::new(),
             nested_helpers: Vec::new(),
         };
@@ -292,28 +296,61 @@ impl<'a> Model<'a> {
         // binds the checker to the package's name (see `go_checker_object`).
         static CHECKER: std::sync::OnceLock<Option<regex::bytes::Regex>> =
             std::sync::OnceLock::new();
+        // Any other name bound so (`assertion := assert.New(t)`) is the package's
+        // checker under that name (see `go_checkers`).
         let mut r_checks = false;
         if self.language == Language::Go
             && let Some(checker) = CHECKER.get_or_init(|| {
                 regex::bytes::Regex::new(
-                    r"(?-u)\b(r|assert|require)[ \t]*:?=[ \t]*(?:require|assert)\.New\(([ \t]*t[ \t]*\))?",
+                    r"(?-u)\b(\w+)[ \t]*:?=[ \t]*(require|assert)\.New\(([ \t]*t[ \t]*\))?",
                 )
                 .ok()
             })
         {
             for c in checker.captures_iter(code) {
                 match &c[1] {
-                    b"r" => r_checks |= c.get(2).is_some(),
-                    _ => self.go_checker_object = true,
+                    b"r" => r_checks |= c.get(3).is_some(),
+                    b"assert" | b"require" => self.go_checker_object = true,
+                    name => {
+                        self.go_checker_object = true;
+                        let pair = (
+                            String::from_utf8_lossy(name).into_owned(),
+                            if &c[2] == b"assert" {
+                                "assert"
+                            } else {
+                                "require"
+                            },
+                        );
+                        if !self.go_checkers.contains(&pair) {
+                            self.go_checkers.push(pair);
+                        }
+                    }
                 }
             }
         }
-        for m in rules.checks.find_iter(code) {
-            if self.language == Language::Go && !r_checks && m.as_bytes().starts_with(b"r.") {
+        let mut found: Vec<(usize, usize)> = rules
+            .checks
+            .find_iter(code)
+            .map(|m| (m.start(), m.end()))
+            .collect();
+        for (name, _) in &self.go_checkers {
+            if let Ok(calls) = regex::bytes::Regex::new(&format!(
+                r"(?-u)\b{}\.[A-Z]\w*[ \t]*\(",
+                regex::escape(name)
+            )) {
+                found.extend(calls.find_iter(code).map(|m| (m.start(), m.end())));
+            }
+        }
+        if !self.go_checkers.is_empty() {
+            found.sort_unstable();
+            found.dedup();
+        }
+        for (m_start, m_end) in found {
+            let matched = &code[m_start..m_end];
+            if self.language == Language::Go && !r_checks && matched.starts_with(b"r.") {
                 continue;
             }
-            let mut start =
-                m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
+            let mut start = m_start + (matched.len() - matched.trim_ascii_start().len());
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
             let dot = code[start] == b'.';
             let receiver = if dot {
@@ -336,7 +373,7 @@ impl<'a> Model<'a> {
                 // An expected error in another check's arguments (`assertEquals("m",
                 // assertThrows(E.class, f).getMessage())`) fails by itself when nothing
                 // is thrown: a check of its own, and the outer check no group.
-                let end = extent(code, start, m.end(), self.language);
+                let end = extent(code, start, m_end, self.language);
                 // (The call itself: `assertThrows(…)` in `assertThrows(…).getMessage()`.)
                 let call_end = code[start..end]
                     .iter()
@@ -356,12 +393,12 @@ impl<'a> Model<'a> {
                 continue; // `void assertValid(…) {`: a helper's name, not a call
             }
             if self.language == Language::Python
-                && m.as_bytes() == b"assert"
+                && matched == b"assert"
                 && !at_line_start(code, start)
             {
                 continue;
             }
-            let end = extent(code, start, m.end(), self.language);
+            let end = extent(code, start, m_end, self.language);
             if nested {
                 containers.insert(outer.index);
             } else {
@@ -864,6 +901,13 @@ impl<'a> Model<'a> {
             format!("t.Error({})", self.go_condition(check.span.start))
         } else {
             self.src.text(check.span.clone())
+        };
+        let text = match self.go_checkers.iter().find(|(name, _)| {
+            text.strip_prefix(name.as_str())
+                .is_some_and(|r| r.starts_with('.'))
+        }) {
+            Some((name, package)) => format!("{package}{}", &text[name.len()..]),
+            None => text,
         };
         let text = if self.go_checker_object {
             go_checker_call(text)
