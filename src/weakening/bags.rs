@@ -83,7 +83,7 @@ fn about(
 }
 
 /// Names that read as a check when called (`assert_valid(…)`, `expectSuccess(…)`).
-fn check_like(name: &str) -> bool {
+pub(super) fn check_like(name: &str) -> bool {
     if name == "ensure" {
         return false; // Ruby's `begin … ensure … end`
     }

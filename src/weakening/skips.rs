@@ -486,7 +486,7 @@ impl Model<'_> {
                 continue;
             };
             // It skips a check after it: the test's own, or a later call of a helper
-            // that holds checks (`AssertCookie(…)` after `return;`; a local function
+            // that holds checks or is named like one (`AssertCookie(…)` after `return;`; a local function
             // declared after the return runs when called, before it). Not a return of
             // the checks (`return run().then(() => { expect(…) })`).
             let after = extent(self.src.b(), found, found + 6, self.language);
@@ -499,9 +499,11 @@ impl Model<'_> {
                     at > after
                         && name != unit.leaf
                         && !self.in_local_helper(unit, at)
-                        && self
-                            .helper_for(unit, name)
-                            .is_some_and(|h| !self.checks_of(h).is_empty())
+                        && match self.helper_for(unit, name) {
+                            Some(h) => !self.checks_of(h).is_empty(),
+                            // (From elsewhere: one named like a check, `expectCookie(…)`.)
+                            None => super::bags::check_like(name),
+                        }
                 })
             };
             if own || called() {

@@ -752,12 +752,37 @@ fn checking_call(before: &str) -> bool {
         .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.'))
         .map_or(0, |p| p + 1);
     let callee = &before[name_start..open];
-    !callee.starts_with("fmt.")
+    failing_receiver(callee)
         && [
             "NoError", "Nil", "Fatal", "Error", "Fail", "Assert", "Check", "Equal", "Must", "Ok",
         ]
         .iter()
         .any(|w| callee.contains(w))
+}
+
+/// Whether a call (`require.NoError`, `t.Fatal`, `checkErr`) is made on the test, a
+/// checker or nothing: a logger's `slog.Error(…)` or `fmt.Errorf(…)` fails no test.
+fn failing_receiver(callee: &str) -> bool {
+    callee.rsplit_once('.').is_none_or(|(receiver, _)| {
+        let receiver = receiver.rsplit('.').next().unwrap_or(receiver);
+        matches!(
+            receiver,
+            "t" | "tb"
+                | "b"
+                | "tt"
+                | "f"
+                | "c"
+                | "s"
+                | "suite"
+                | "r"
+                | "is"
+                | "require"
+                | "assert"
+                | "qt"
+        ) || receiver.ends_with("T()")
+            || receiver.ends_with("Require()")
+            || receiver.ends_with("Assert()")
+    })
 }
 
 /// Whether `!=nil{…}` follows, its block failing the test (`t.Fatal(err)`), not only
@@ -779,9 +804,22 @@ fn fails_if_set(rest: &str) -> bool {
         })
         .map_or(block.len(), |(at, _)| at);
     let block = &block[..end];
-    ["Fatal", "Error", "Fail", "panic("]
-        .iter()
-        .any(|w| block.contains(w))
+    // A call that fails the test (`t.Fatal(err)`, `require.NoError(t, err)`,
+    // `panic(err)`), by name and receiver: not a word of a logged message
+    // (`t.Logf("Failed …")`), nor a logger's `slog.Error(…)`.
+    block.match_indices('(').any(|(open, _)| {
+        let name_start = block[..open]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |p| p + 1);
+        let callee = &block[name_start..open];
+        let method = callee.rsplit('.').next().unwrap_or(callee);
+        callee == "panic"
+            || (callee.contains('.')
+                && failing_receiver(callee)
+                && ["Fatal", "Error", "Fail", "NoError", "Nil"]
+                    .iter()
+                    .any(|w| method.starts_with(w)))
+    })
 }
 
 /// A Go condition with its own statement read as one expression: `pop:=v.GetInt("a");
