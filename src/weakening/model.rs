@@ -971,11 +971,13 @@ impl<'a> Model<'a> {
     pub fn check_helper_call(&self, index: usize) -> Option<&str> {
         let name = self.check_callee(index)?;
         let span = &self.checks[index].span;
-        // (Ruby's paren-less `assert_helper a, b` is no chain.)
-        let Some(at) = self.src.code[span.clone()].find(&format!("{name}(")) else {
+        // (The name opens the check's text; Ruby's paren-less `assert_helper a, b` is
+        // no chain.)
+        let text = self.src.code[span.clone()].trim_start();
+        let open = span.end - text.len() + name.len();
+        if self.src.code.as_bytes().get(open) != Some(&b'(') {
             return Some(name);
-        };
-        let open = span.start + at + name.len();
+        }
         let chained = self
             .src
             .code

@@ -486,9 +486,10 @@ impl Model<'_> {
                 continue;
             };
             // It skips a check after it: the test's own, or a later call of a helper
-            // that holds checks or is named like one (`AssertCookie(…)` after `return;`; a local function
-            // declared after the return runs when called, before it). Not a return of
-            // the checks (`return run().then(() => { expect(…) })`).
+            // that holds checks or is named like one (`AssertCookie(…)` after
+            // `return;`; a local function declared after the return runs when called,
+            // before it). Not a return of the checks (`return run().then(() => {
+            // expect(…) })`).
             let after = extent(self.src.b(), found, found + 6, self.language);
             let own = unit.checks.iter().any(|&c| {
                 let at = self.checks[c].span.start;
