@@ -10,7 +10,7 @@ use serde::Serialize;
 use git2::Oid;
 
 use crate::changes::{BlobChange, Blobs, Change, Status};
-use crate::finding::Finding;
+use crate::finding::{Finding, FindingKind};
 use crate::policy::{Policy, Rules};
 use crate::weakening::rules::{Language, is_test_path};
 use crate::{runner, weakening};
@@ -147,9 +147,7 @@ impl Report {
         blobs.ensure_readable(&needed)?;
         too_large_to_analyse(changes, rules, blobs)?;
         let mut findings = if config.weakening.enabled {
-            let mut findings = weakening::findings(changes, policy, config, blobs);
-            findings.extend(runner::build_findings(changes, blobs));
-            findings
+            analysis(changes, rules, blobs)
         } else {
             Vec::new()
         };
@@ -289,6 +287,105 @@ fn too_large_to_analyse(
         }
     }
     Ok(())
+}
+
+/// The weakening and runner findings of a set of changes.
+///
+/// A merge's change against the second parent's side of a conflict is judged on its
+/// own, less what the first parent's own change of that file since the merge base does
+/// too: that was judged in the first parent's own commits (a branch that deleted a test
+/// main later edited keeps it deleted, and that is not the merge's doing).
+fn analysis(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Vec<Finding> {
+    let (config, policy) = (&rules.config, &rules.paths);
+    let of = |changes: &[Change]| {
+        let mut findings = weakening::findings(changes, policy, config, blobs);
+        findings.extend(runner::build_findings(changes, blobs));
+        findings
+    };
+    let (sides, plain): (Vec<Change>, Vec<Change>) = changes
+        .iter()
+        .cloned()
+        .partition(|c| c.first_parents_own.is_some());
+    let mut findings = of(&plain);
+    for side in sides {
+        let own_change = side.first_parents_own_change();
+        let own = own_change.as_ref().map_or_else(Own::default, |own| Own {
+            findings: of(std::slice::from_ref(own)),
+            removed: removed_tests(own, config, blobs),
+        });
+        // Judged beside the merge's other changes, so a test moved to another file is
+        // still a move.
+        let lost = removed_tests(&side, config, blobs);
+        let mut set = plain.clone();
+        set.push(side.clone());
+        for finding in of(&set) {
+            let its_own = finding.path == side.path() && made_by(&own, &lost, &finding);
+            if !its_own && !findings.contains(&finding) {
+                findings.push(finding);
+            }
+        }
+    }
+    findings
+}
+
+/// What the first parent's own change of a file since the merge base did.
+#[derive(Default)]
+struct Own {
+    /// Its findings.
+    findings: Vec<Finding>,
+    /// The tests it removed, by name (whether or not the analysis paired them with a
+    /// test elsewhere).
+    removed: Vec<String>,
+}
+
+/// The tests in a change's old content that its new content no longer has, by name.
+fn removed_tests(
+    change: &Change,
+    config: &crate::config::Config,
+    blobs: &dyn Blobs,
+) -> Vec<String> {
+    let names = |id: Option<Oid>| {
+        id.and_then(|id| blobs.blob(id))
+            .map(|text| weakening::test_names(change.path(), &text, config))
+            .unwrap_or_default()
+    };
+    let after = names(change.new_id);
+    let mut removed = names(change.old_id);
+    removed.retain(|name| !after.contains(name));
+    removed
+}
+
+/// Whether the first parent's own change already makes `finding`, one of the merge's
+/// findings against the second parent's side, which loses the tests `lost` (by name).
+///
+/// A test lost, or the checks that went with it, is the first parent's when it removed
+/// every one of `lost` itself (findings group removed tests, so they are judged by the
+/// names lost, not the one a finding shows). Any other finding is its when it makes one
+/// of the same kind naming the same tests (counts and lines may differ).
+fn made_by(own: &Own, lost: &[String], finding: &Finding) -> bool {
+    let names = |f: &Finding| -> Vec<String> {
+        let quoted = f.detail.split('`').skip(1).step_by(2).map(str::to_string);
+        quoted.chain(f.test.clone()).collect()
+    };
+    // The same test, perhaps qualified by fewer enclosing suites on one side (a merged
+    // side's text can nest differently).
+    let same = |a: &str, b: &str| {
+        let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+        long.strip_suffix(short)
+            .is_some_and(|head| head.is_empty() || head.ends_with(" > "))
+    };
+    let named = names(finding);
+    let about_lost = matches!(
+        finding.kind,
+        FindingKind::TestRemoved | FindingKind::AssertionsRemoved
+    ) && !named.is_empty()
+        && named.iter().all(|n| lost.iter().any(|l| same(l, n)));
+    if about_lost {
+        return lost.iter().all(|l| own.removed.iter().any(|o| same(o, l)));
+    }
+    let own_names: Vec<String> = own.findings.iter().flat_map(names).collect();
+    own.findings.iter().any(|o| o.kind == finding.kind)
+        && named.iter().all(|n| own_names.iter().any(|o| same(o, n)))
 }
 
 fn needed_blobs<'c>(

@@ -60,6 +60,29 @@ impl Status {
     }
 }
 
+impl Change {
+    /// The first parent's own change of this path since the merge base, for a merge's
+    /// change against the second parent's side of a conflict ([`Change::first_parents_own`]).
+    pub fn first_parents_own_change(&self) -> Option<Change> {
+        let (base, first) = self.first_parents_own?;
+        let path = self.path().to_vec();
+        Some(Change {
+            status: if base.is_some() {
+                Status::Modified
+            } else {
+                Status::Added
+            },
+            old_path: base.map(|_| path.clone()),
+            new_path: Some(path),
+            old_id: base,
+            new_id: Some(first),
+            old_mode: if base.is_some() { self.old_mode } else { 0 },
+            new_mode: self.old_mode,
+            first_parents_own: None,
+        })
+    }
+}
+
 /// The mode git gives a submodule entry (a gitlink): its id names a commit, not a blob.
 pub const GITLINK_MODE: u32 = 0o160000;
 
@@ -81,6 +104,12 @@ pub struct Change {
     pub old_mode: u32,
     /// The entry's mode after; 0 when absent or unknown.
     pub new_mode: u32,
+    /// For a merge judged against the second parent's side of a conflict: the first
+    /// parent's own change of the path since the merge base (the base's blob, if any,
+    /// and the first parent's). What that change does was judged in the first parent's
+    /// own commits, so the same finding against the second parent's side is not the
+    /// merge's (a branch that deleted a test main later edited keeps it deleted).
+    pub first_parents_own: Option<(Option<Oid>, Oid)>,
 }
 
 /// One side-by-side content change of one path: the exact blob (or, for a submodule,
@@ -353,12 +382,17 @@ pub fn of_commit(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<C
 /// where that automatic merge conflicted.
 ///
 /// A path that differs from the automatic result is a change from the automatic result's
-/// entry to the merge's; a conflicted path is a change from the first parent's entry to
-/// the merge's (whatever the resolution took). So merging main into a branch does not
-/// re-flag main's own (already approved) changes, while a resolution that edits a test,
-/// or a merge with an old commit that brings back an old test or drops `tests/` (where
-/// no parent vouches for the result, whatever the parents hold), is the merge's change.
-/// An octopus merge is compared with its first parent: all it brings in counts.
+/// entry to the merge's. A path whose content conflicted is the merge's change against
+/// each side: from git's merge with every conflicting hunk resolved to the first
+/// parent's side (`-X ours`) to the merge's, and likewise from the second parent's side
+/// (`-X theirs`), each where the result differs from it. So a resolution that keeps one
+/// side's hunk is judged for what it drops of the other's, whichever side it took. Any
+/// other conflicted path (modify/delete, a type change) is a change from the first
+/// parent's entry to the merge's. So merging main into a branch does not re-flag main's
+/// own (already approved) changes, while a resolution that edits a test, or a merge
+/// with an old commit that brings back an old test or drops `tests/` (where no parent
+/// vouches for the result, whatever the parents hold), is the merge's change. An
+/// octopus merge is compared with its first parent: all it brings in counts.
 ///
 /// Renames are not paired here: each path is judged on its own, as added or deleted.
 pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Change>> {
@@ -369,7 +403,7 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
     }
     let first = commit.parent(0).context("reading a merge's first parent")?;
     let second = commit.parent_id(1).context("reading a merge's parents")?;
-    let (auto, conflicted) = automatic_merge(repo, first.id(), second, false)?;
+    let (auto, conflicted) = automatic_merge(repo, first.id(), second, None)?;
     let auto = repo
         .git
         .find_tree(auto)
@@ -382,63 +416,93 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
     if conflicted.is_empty() {
         return Ok(changes);
     }
-    changes.retain(|c| !c.paths().any(|p| conflicted.contains(p)));
-    // What the second parent brought in cleanly is vouched for as in any other path;
-    // the conflicting hunks are judged against the first parent's side: git's merge
-    // again with `-X ours` (git resolves each conflict, no markers to parse).
-    let (ours, _) = automatic_merge(repo, first.id(), second, true)?;
-    let ours = repo
-        .git
-        .find_tree(ours)
-        .context("reading git's merge favouring the first parent")?;
+    changes.retain(|c| !c.paths().any(|p| conflicted.contains_key(p)));
+    // Each side's resolution is git's merge again with `-X ours` or `-X theirs`: git
+    // resolves every conflicting hunk, no markers to parse.
+    let side = |favour: &str| -> anyhow::Result<Tree<'_>> {
+        let (id, _) = automatic_merge(repo, first.id(), second, Some(favour))?;
+        let tree = repo.git.find_tree(id);
+        tree.context("reading git's merge favouring one side")
+    };
+    let ours = side("ours")?;
+    let theirs = conflicted
+        .values()
+        .any(is_content_conflict)
+        .then(|| side("theirs"))
+        .transpose()?;
     let second = repo
         .git
         .find_commit(second)
         .and_then(|c| c.tree())
         .context("reading a merge's second parent")?;
     let first = first.tree().context("reading a merge's first parent")?;
-    for path in &conflicted {
-        // The first parent's side where it has the path (or had it under another name
-        // that the second parent renamed: then its content is in the `-X ours` merge,
-        // unlike the second parent's); else the first parent's entry, or none.
-        let old = entry(&ours, path)
-            .filter(|&side| {
-                entry(&first, path).is_some_and(|(_, mode)| mode == side.1)
-                    || entry(&second, path).is_none_or(|theirs| theirs != side)
-            })
-            .or_else(|| entry(&first, path));
+    for (path, stages) in &conflicted {
         let new = entry(&tree, path);
-        let status = match (&old, &new) {
-            (None, None) => continue,
-            (Some(a), Some(b)) if a == b => continue, // resolved as git merged it
-            (None, Some(_)) => Status::Added,
-            (Some(_), None) => Status::Deleted,
-            (Some((_, a)), Some((_, b))) if a & 0o170000 != b & 0o170000 => Status::TypeChanged,
-            _ => Status::Modified,
-        };
-        changes.push(Change {
-            status,
-            old_path: old.map(|_| path.clone()),
-            new_path: new.map(|_| path.clone()),
-            old_id: old.map(|(id, _)| id),
-            new_id: new.map(|(id, _)| id),
-            old_mode: old.map_or(0, |(_, mode)| mode),
-            new_mode: new.map_or(0, |(_, mode)| mode),
-        });
+        let mut baselines = Vec::with_capacity(2);
+        if let (true, Some(theirs)) = (is_content_conflict(stages), &theirs) {
+            let own = stages[1].map(|(id, _)| (stages[0].map(|(base, _)| base), id));
+            baselines.push((entry(&ours, path), None));
+            baselines.push((entry(theirs, path), own));
+            baselines.dedup_by_key(|(side, _)| *side);
+        } else {
+            // The first parent's side where it has the path (or had it under another
+            // name that the second parent renamed: then its content is in the `-X ours`
+            // merge, unlike the second parent's); else the first parent's entry, or none.
+            let side = entry(&ours, path)
+                .filter(|&side| {
+                    entry(&first, path).is_some_and(|(_, mode)| mode == side.1)
+                        || entry(&second, path).is_none_or(|theirs| theirs != side)
+                })
+                .or_else(|| entry(&first, path));
+            baselines.push((side, None));
+        }
+        for (old, first_parents_own) in baselines {
+            let status = match (&old, &new) {
+                (None, None) => continue,
+                (Some(a), Some(b)) if a == b => continue, // resolved as that side has it
+                (None, Some(_)) => Status::Added,
+                (Some(_), None) => Status::Deleted,
+                (Some((_, a)), Some((_, b))) if a & 0o170000 != b & 0o170000 => Status::TypeChanged,
+                _ => Status::Modified,
+            };
+            changes.push(Change {
+                status,
+                old_path: old.map(|_| path.clone()),
+                new_path: new.map(|_| path.clone()),
+                old_id: old.map(|(id, _)| id),
+                new_id: new.map(|(id, _)| id),
+                old_mode: old.map_or(0, |(_, mode)| mode),
+                new_mode: new.map_or(0, |(_, mode)| mode),
+                first_parents_own,
+            });
+        }
     }
     changes.sort_by(|a, b| a.path().cmp(b.path()));
     Ok(changes)
 }
 
+/// The entries git's merge left at one conflicted path: the merge base's, the first
+/// parent's and the second parent's (stages 1, 2 and 3), each absent where that side
+/// has no file there.
+type Stages = [Option<(Oid, u32)>; 3];
+
+/// Both parents hold a regular file at the path and their contents conflicted (not a
+/// modify/delete, a symlink or a submodule): git resolves it hunk by hunk to either side.
+fn is_content_conflict(stages: &Stages) -> bool {
+    let regular =
+        |side: &Option<(Oid, u32)>| side.is_some_and(|(_, mode)| mode & 0o170000 == 0o100000);
+    regular(&stages[1]) && regular(&stages[2])
+}
+
 /// `git merge-tree --write-tree` of two commits: the tree git's automatic merge writes,
-/// and the paths where it conflicted (sorted, without repeats). `favour_first`: with
-/// `-X ours`, each conflicting hunk resolved to the first commit's side.
+/// and the paths where it conflicted with their stages. `favour`: `ours` or `theirs`,
+/// passed as `-X`, each conflicting hunk resolved to that side.
 fn automatic_merge(
     repo: &Repo,
     first: Oid,
     second: Oid,
-    favour_first: bool,
-) -> anyhow::Result<(Oid, std::collections::BTreeSet<Vec<u8>>)> {
+    favour: Option<&str>,
+) -> anyhow::Result<(Oid, std::collections::BTreeMap<Vec<u8>, Stages>)> {
     let (a, b) = (first.to_string(), second.to_string());
     let output = repo
         .git_command()
@@ -446,11 +510,10 @@ fn automatic_merge(
             "merge-tree",
             "--write-tree",
             "-z",
-            "--name-only",
             "--no-messages",
             "--allow-unrelated-histories",
         ])
-        .args(favour_first.then_some("-Xours"))
+        .args(favour.map(|side| format!("-X{side}")))
         .args([&a, &b])
         .stdin(std::process::Stdio::null())
         .output()
@@ -479,10 +542,24 @@ fn automatic_merge(
         .and_then(|t| std::str::from_utf8(t).ok())
         .and_then(|t| Oid::from_str(t.trim()).ok())
         .context("reading `git merge-tree` output")?;
-    let conflicted = fields
-        .filter(|f| !f.is_empty())
-        .map(<[u8]>::to_vec)
-        .collect();
+    let mut conflicted = std::collections::BTreeMap::<Vec<u8>, Stages>::new();
+    // Each conflicted entry: `<mode> <object> <stage>\t<path>`.
+    for field in fields.filter(|f| !f.is_empty()) {
+        let parsed = field.iter().position(|&b| b == b'\t').and_then(|tab| {
+            let head = std::str::from_utf8(&field[..tab]).ok()?;
+            let mut words = head.split(' ');
+            let mode = u32::from_str_radix(words.next()?, 8).ok()?;
+            let id = Oid::from_str(words.next()?).ok()?;
+            let stage = words
+                .next()?
+                .parse::<usize>()
+                .ok()
+                .filter(|s| (1..=3).contains(s))?;
+            Some((stage, (id, mode), field[tab + 1..].to_vec()))
+        });
+        let (stage, side, path) = parsed.context("reading `git merge-tree` output")?;
+        conflicted.entry(path).or_default()[stage - 1] = Some(side);
+    }
     Ok((tree, conflicted))
 }
 
@@ -604,6 +681,7 @@ fn collect(diff: &mut Diff<'_>, renames: bool) -> anyhow::Result<Vec<Change>> {
             } else {
                 id(new.id())
             },
+            first_parents_own: None,
         });
     }
     Ok(changes)

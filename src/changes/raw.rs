@@ -268,6 +268,7 @@ fn parse_records(fields: &mut dyn Iterator<Item = &[u8]>) -> anyhow::Result<Vec<
             status,
             old_path,
             new_path,
+            first_parents_own: None,
         });
     }
     Ok(changes)

@@ -353,7 +353,28 @@ fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {
     if n == 1 { one } else { many }
 }
 
+/// One finding per kind and line; tests removed at the same line are named together
+/// (`a` removed, `b` removed), so none goes unnamed.
 fn dedup(out: &mut Vec<Finding>) {
-    let mut seen = HashSet::new();
-    out.retain(|f| seen.insert((f.kind, f.path.clone(), f.line)));
+    let mut first_at = std::collections::HashMap::new();
+    let mut keep = vec![true; out.len()];
+    for i in 0..out.len() {
+        let key = (out[i].kind, out[i].path.clone(), out[i].line);
+        match first_at.get(&key) {
+            None => {
+                first_at.insert(key, i);
+            }
+            Some(&kept) => {
+                keep[i] = false;
+                if out[i].kind == FindingKind::TestRemoved
+                    && !out[kept].detail.contains(&out[i].detail)
+                {
+                    let more = std::mem::take(&mut out[i].detail);
+                    out[kept].detail = format!("{}, {more}", out[kept].detail);
+                }
+            }
+        }
+    }
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(true));
 }

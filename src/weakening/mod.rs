@@ -132,6 +132,20 @@ pub fn analyse(path: &[u8], old: &[u8], new: Option<&[u8]>, config: &Config) -> 
     compare_set(std::slice::from_ref(&file), &[], &rules)
 }
 
+/// The qualified names of the tests in one file's content, as findings name them (none
+/// for a language the analyser does not know, or binary content).
+pub fn test_names(path: &[u8], content: &[u8], config: &Config) -> Vec<String> {
+    let Some(language) = Language::of_path(path) else {
+        return Vec::new();
+    };
+    if is_binary(content) {
+        return Vec::new();
+    }
+    let set = RuleSet::new(config);
+    let model = Model::new(content, set.get(language));
+    model.tests().map(|(_, unit)| unit.name.clone()).collect()
+}
+
 /// Whether a change to one file only adds tests and checks: new test functions or
 /// files, new assertions in existing tests; nothing removed, changed or weakened; no
 /// new code outside tests other than imports. Runner files, conftest, fixtures and

@@ -139,6 +139,7 @@ fn change(store: &mut Store, path: &str, old: Option<&str>, new: Option<&str>) -
         new_id: new.map(|n| store.id(n)),
         old_mode: if old.is_some() { 0o100644 } else { 0 },
         new_mode: if new.is_some() { 0o100644 } else { 0 },
+        first_parents_own: None,
     }
 }
 

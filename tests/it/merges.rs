@@ -259,17 +259,20 @@ fn a_test_the_other_side_deleted_cleanly_beside_a_conflict_is_not_the_merges_cha
     repo.write("tests/test_invoice.py", five_tests("feature", None));
     repo.git(&["add", "-A"]);
     repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    // The resolution keeps the branch's side of a protected file's conflicting hunk, so
+    // against main's side it is a protected change (since session 13: a conflict is
+    // judged against both sides); main's clean deletion is still not the merge's.
     let run = repo.guard(&["check", "--commit", "HEAD"]);
-    run.expect(0);
+    run.expect(1);
+    assert!(run.stdout.contains("0 findings"), "{}", run.stdout);
     assert!(!run.stdout.contains("test_last"), "{}", run.stdout);
     // The range from the branch's base: main's deletion is judged where it was made.
     let run = ci_from(&repo, &branch_base);
-    assert!(
-        !run.stdout
-            .contains(&format!("NEEDS APPROVAL  {}", &rev(&repo, "HEAD")[..7])),
-        "{}",
-        run.stdout
-    );
+    let merge = format!("NEEDS APPROVAL  {}", &rev(&repo, "HEAD")[..7]);
+    let at = run.stdout.find(&merge).expect("the merge needs approval");
+    let entry = run.stdout[at..].split("\n\n").next().unwrap_or_default();
+    assert!(!entry.contains("test_last"), "{}", run.stdout);
+    assert!(!entry.contains("test-removed"), "{}", run.stdout);
 }
 
 #[test]
@@ -376,4 +379,160 @@ fn a_rename_modify_conflict_resolved_by_dropping_tests_is_caught() {
     run.expect(1);
     assert!(run.stdout.contains("test-removed"), "{}", run.stdout);
     assert!(run.stdout.contains("test_rate_ny"), "{}", run.stdout);
+}
+
+/// main adds a check inside a hunk the branch also edited; the branch merges main and
+/// resolves the conflict to its own side (`git checkout --ours`), dropping main's
+/// check. Against the first parent's side (`-X ours`) that resolution looked unchanged;
+/// judged against main's side too, it drops main's check (the `--ours` hole left open in
+/// session 12).
+#[test]
+fn a_conflict_resolved_to_our_side_that_drops_mains_new_check_is_caught() {
+    let tests = |body: &str| {
+        format!(
+            "from app import rate\n\n\ndef test_rate_ca():\n{body}\n\n\ndef test_rate_tx():\n    assert rate(\"TX\") == 0.0625\n"
+        )
+    };
+    let repo = TestRepo::with_history();
+    repo.write(
+        "tests/test_rate.py",
+        tests("    assert rate(\"CA\") == 0.075"),
+    );
+    repo.commit_all("rates");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_rate.py",
+        tests("    value = rate(\"CA\")\n    assert value == 0.075"),
+    );
+    repo.commit_all("feature: name the value");
+    let branch_base = rev(&repo, "HEAD");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_rate.py",
+        tests("    assert rate(\"CA\") == 0.075\n    assert rate(\"ca\") == 0.075"),
+    );
+    repo.commit_all("main: lower-case codes too");
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    repo.git(&["checkout", "--ours", "--", "tests/test_rate.py"]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("tests/test_rate.py"), "{}", run.stdout);
+    assert!(run.stdout.contains("assertions-removed"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("`test_rate_ca`: 2 checks before, 1 after"),
+        "{}",
+        run.stdout
+    );
+    let run = ci_from(&repo, &branch_base);
+    run.expect(1);
+}
+
+/// The same conflict resolved by hand keeping both sides' work passes: judged against
+/// either side, it only adds.
+#[test]
+fn a_conflict_resolved_keeping_both_sides_checks_passes() {
+    let tests = |body: &str| {
+        format!(
+            "from app import rate\n\n\ndef test_rate_ca():\n{body}\n\n\ndef test_rate_tx():\n    assert rate(\"TX\") == 0.0625\n"
+        )
+    };
+    let repo = TestRepo::with_history();
+    repo.write(
+        "tests/test_rate.py",
+        tests("    assert rate(\"CA\") == 0.075"),
+    );
+    repo.commit_all("rates");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_rate.py",
+        tests("    value = rate(\"CA\")\n    assert value == 0.075"),
+    );
+    repo.commit_all("feature: name the value");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_rate.py",
+        tests("    assert rate(\"CA\") == 0.075\n    assert rate(\"ca\") == 0.075"),
+    );
+    repo.commit_all("main: lower-case codes too");
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    repo.write(
+        "tests/test_rate.py",
+        tests(
+            "    value = rate(\"CA\")\n    assert value == 0.075\n    assert rate(\"ca\") == 0.075",
+        ),
+    );
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(0);
+}
+
+/// The branch deleted a test that main then edited; merging main, the conflict is
+/// resolved by keeping the deletion. Against main's side the test is gone, but the
+/// branch removed it in its own (already judged) commit, so that is not the merge's
+/// finding; main's new test, dropped in the same conflict, is (and the finding names
+/// both, as tests removed at one line are named together).
+#[test]
+fn a_test_the_branch_deleted_stays_deleted_but_mains_new_test_dropped_beside_it_is_caught() {
+    let file = |tests: &[(&str, &str)]| {
+        let mut text = String::from("from app import rate\n");
+        for (name, body) in tests {
+            text.push_str(&format!("\n\ndef test_{name}():\n{body}\n"));
+        }
+        text
+    };
+    let ca = ("rate_ca", "    assert rate(\"CA\") == 0.075");
+    let ny = ("rate_ny", "    assert rate(\"NY\") == 0.04");
+    let ny_main = (
+        "rate_ny",
+        "    assert rate(\"NY\") == 0.04\n    assert rate(\"ny\") == 0.04",
+    );
+    let tx = ("rate_tx", "    assert rate(\"TX\") == 0.0625");
+    let repo = TestRepo::with_history();
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.write("tests/test_rate.py", file(&[ca, ny]));
+    repo.commit_all("rates");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write("tests/test_rate.py", file(&[ca]));
+    repo.commit_all("feature: NY has no rate any more");
+    let feature = rev(&repo, "HEAD");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write("tests/test_rate.py", file(&[ca, ny_main]));
+    repo.commit_all("main: lower-case NY");
+    // Resolved by keeping the branch's deletion: not the merge's finding.
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    repo.git(&["checkout", "--ours", "--", "tests/test_rate.py"]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(0);
+    assert!(!run.stdout.contains("test_rate_ny"), "{}", run.stdout);
+    // main also adds a test in the same hunk; the same resolution drops it too.
+    repo.git(&["reset", "-q", "--hard", &feature]);
+    repo.git(&["switch", "-q", "main"]);
+    repo.write("tests/test_rate.py", file(&[ca, ny_main, tx]));
+    repo.commit_all("main: TX");
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success());
+    repo.git(&["checkout", "--ours", "--", "tests/test_rate.py"]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("test-removed"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("`test_rate_tx` removed"),
+        "{}",
+        run.stdout
+    );
 }
