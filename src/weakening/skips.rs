@@ -526,8 +526,13 @@ impl Model<'_> {
     /// A guard at the top of a test body that returns and does nothing else
     /// (`if cfg!(windows) { return; }`, `if testing.Short() { return }`): the test is
     /// skipped when the condition holds, as with `#[cfg(not(windows))]`. Rust, Go, Java
-    /// and C# only (a JavaScript test body sits in a callback).
+    /// and C#; in JavaScript the one-line form (`if (process.env.CI) return;`), whose
+    /// `return` is not the first word of its line (the braced form on its own lines is
+    /// an early return).
     fn is_guard_return(&self, unit: &Unit, at: usize) -> bool {
+        if self.language == Language::JavaScript {
+            return self.is_one_line_guard_return(unit, at);
+        }
         if !matches!(
             self.language,
             Language::Rust | Language::Go | Language::Java | Language::CSharp
@@ -558,6 +563,41 @@ impl Model<'_> {
         outermost
             && (header.starts_with("if ") || header.starts_with("if("))
             && matches!(inside, "return" | "return;")
+    }
+
+    /// `if (…) return;` or `if (…) { return; }` on one line, directly in a JavaScript
+    /// test's callback: nothing returned, nothing else done.
+    fn is_one_line_guard_return(&self, unit: &Unit, at: usize) -> bool {
+        let b = self.src.b();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        if (at > 0 && word(b[at - 1])) || b.get(at + 6).is_some_and(|&c| word(c)) {
+            return false;
+        }
+        let line = self.src.line_of(at);
+        let start = self.src.line_start(line);
+        let text = self.src.line_text(line);
+        let indent = text.len() - text.trim_start().len();
+        let head = text.trim_start();
+        let rest = &self.src.code[at + 6..self.src.line_end(line).max(at + 6)];
+        let nothing_after = rest
+            .trim()
+            .trim_start_matches(';')
+            .trim()
+            .trim_start_matches('}')
+            .trim()
+            .is_empty();
+        if !(head.starts_with("if (") || head.starts_with("if(")) || !nothing_after {
+            return false;
+        }
+        // The `if` sits in the test's callback body, not in a nested block or callback.
+        let Some(open) = self.src.enclosing_brace(start + indent) else {
+            return false;
+        };
+        open >= unit.span.start
+            && self
+                .src
+                .enclosing_brace(open)
+                .is_none_or(|o| o < unit.span.start)
     }
 
     fn is_top_level_return(&self, unit: &Unit, at: usize) -> bool {
