@@ -1377,6 +1377,54 @@ fn go_checker_call(text: String) -> String {
     format!("{}{object}, {}", &text[..open], rest)
 }
 
+/// Names bound to testify's checker by a helper of the file that returns one
+/// (`func newCalc(t *testing.T) (*Calc, *assert.Assertions)`, then `c, is :=
+/// newCalc(t)`): each is the package's checker under that name, as with `x :=
+/// assert.New(t)`.
+fn go_checkers_from_helpers(code: &[u8]) -> Vec<(String, &'static str)> {
+    static HELPER: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+    let Some(helper) = HELPER.get_or_init(|| {
+        regex::bytes::Regex::new(
+            r"(?-u)\bfunc[ \t]+(\w+)[ \t]*\([^)]*\)[ \t]*(\([^)]*\*(?:assert|require)\.Assertions[^)]*\)|\*(?:assert|require)\.Assertions)",
+        )
+        .ok()
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in helper.captures_iter(code) {
+        let results = String::from_utf8_lossy(&c[2]);
+        let results = results.trim_start_matches('(').trim_end_matches(')');
+        for (index, result) in results.split(',').enumerate() {
+            let package = if result.contains("*assert.Assertions") {
+                "assert"
+            } else if result.contains("*require.Assertions") {
+                "require"
+            } else {
+                continue;
+            };
+            let Ok(binding) = regex::bytes::Regex::new(&format!(
+                r"(?-u)((?:\w+[ \t]*,[ \t]*)*\w+)[ \t]*:?=[ \t]*{}\(",
+                regex::escape(&String::from_utf8_lossy(&c[1]))
+            )) else {
+                continue;
+            };
+            for b in binding.captures_iter(code) {
+                let names = String::from_utf8_lossy(&b[1]).into_owned();
+                if let Some(name) = names.split(',').map(str::trim).nth(index)
+                    && name != "_"
+                {
+                    let pair = (name.to_string(), package);
+                    if !out.contains(&pair) {
+                        out.push(pair);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1554,52 +1602,4 @@ mod tests {
             }
         }
     }
-}
-
-/// Names bound to testify's checker by a helper of the file that returns one
-/// (`func newCalc(t *testing.T) (*Calc, *assert.Assertions)`, then `c, is :=
-/// newCalc(t)`): each is the package's checker under that name, as with `x :=
-/// assert.New(t)`.
-fn go_checkers_from_helpers(code: &[u8]) -> Vec<(String, &'static str)> {
-    static HELPER: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
-    let Some(helper) = HELPER.get_or_init(|| {
-        regex::bytes::Regex::new(
-            r"(?-u)\bfunc[ \t]+(\w+)[ \t]*\([^)]*\)[ \t]*(\([^)]*\*(?:assert|require)\.Assertions[^)]*\)|\*(?:assert|require)\.Assertions)",
-        )
-        .ok()
-    }) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for c in helper.captures_iter(code) {
-        let results = String::from_utf8_lossy(&c[2]);
-        let results = results.trim_start_matches('(').trim_end_matches(')');
-        for (index, result) in results.split(',').enumerate() {
-            let package = if result.contains("*assert.Assertions") {
-                "assert"
-            } else if result.contains("*require.Assertions") {
-                "require"
-            } else {
-                continue;
-            };
-            let Ok(binding) = regex::bytes::Regex::new(&format!(
-                r"(?-u)((?:\w+[ \t]*,[ \t]*)*\w+)[ \t]*:?=[ \t]*{}\(",
-                regex::escape(&String::from_utf8_lossy(&c[1]))
-            )) else {
-                continue;
-            };
-            for b in binding.captures_iter(code) {
-                let names = String::from_utf8_lossy(&b[1]).into_owned();
-                if let Some(name) = names.split(',').map(str::trim).nth(index)
-                    && name != "_"
-                {
-                    let pair = (name.to_string(), package);
-                    if !out.contains(&pair) {
-                        out.push(pair);
-                    }
-                }
-            }
-        }
-    }
-    out
 }
