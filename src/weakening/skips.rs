@@ -391,11 +391,18 @@ impl Model<'_> {
             }
             text.match_indices("fn ").any(|(at, _)| {
                 let name = fn_name(item.start + at);
+                // The type whose method it is, if it is one (`impl Codec { fn open`).
+                let owner = impl_type(header).or_else(|| {
+                    let open = self.src.enclosing_brace(item.start + at)?;
+                    let line = self.src.line_of(open);
+                    impl_type(&code[self.src.line_start(line)..open])
+                });
                 !name.is_empty()
                     && body.match_indices(&format!("{name}(")).any(|(i, _)| {
-                        i == 0
+                        (i == 0
                             || !body.as_bytes()[i - 1].is_ascii_alphanumeric()
-                                && body.as_bytes()[i - 1] != b'_'
+                                && body.as_bytes()[i - 1] != b'_')
+                            && calls_it(&body[..i], owner)
                     })
                     // Only if every definition of it has the gate: with a twin under
                     // another (`#[cfg(unix)] fn cache_dir`), the test compiles without.
@@ -662,6 +669,51 @@ impl Model<'_> {
 
     fn def_pos(&self, unit: &Unit) -> usize {
         self.src.line_start(unit.line)
+    }
+}
+
+/// The type an `impl` header is for (`impl<T> Codec<T>` → `Codec`); none for a header
+/// that is not an `impl`.
+fn impl_type(header: &str) -> Option<&str> {
+    let rest = header.trim().strip_prefix("impl")?;
+    let mut rest = rest.trim_start();
+    if rest.starts_with('<') {
+        let mut depth = 0;
+        let end = rest.char_indices().find_map(|(i, c)| {
+            match c {
+                '<' => depth += 1,
+                '>' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(i + 1)
+        })?;
+        rest = rest[end..].trim_start();
+    }
+    let path = &rest[..rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(rest.len())];
+    let name = path.rsplit("::").next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// Whether a call whose text before the name is `before` can call a function of that
+/// name defined on `owner` (a method) or free (none): `Codec::open(` or `Self::open(`
+/// or `c.open(` for a method, never `File::open(`; `open(` or `util::open(` for a free
+/// function, never `File::open(`.
+fn calls_it(before: &str, owner: Option<&str>) -> bool {
+    if let Some(path) = before.strip_suffix("::") {
+        let start = path
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let qualifier = &path[start..];
+        return match owner {
+            Some(owner) => qualifier == owner || qualifier == "Self",
+            None => qualifier.starts_with(|c: char| c.is_ascii_lowercase()),
+        };
+    }
+    match owner {
+        Some(_) => before.trim_end().ends_with('.'),
+        None => true,
     }
 }
 
