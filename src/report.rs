@@ -309,10 +309,9 @@ fn analysis(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Vec<Finding
     let mut findings = of(&plain);
     for side in sides {
         let own_change = side.first_parents_own_change();
-        let own = own_change.as_ref().map_or_else(Own::default, |own| Own {
-            findings: of(std::slice::from_ref(own)),
-            removed: removed_tests(own, config, blobs),
-        });
+        let own = own_change
+            .as_ref()
+            .map_or_else(Vec::new, |own| of(std::slice::from_ref(own)));
         // Judged beside the merge's other changes, so a test moved to another file is
         // still a move.
         let lost = removed_tests(&side, config, blobs);
@@ -326,16 +325,6 @@ fn analysis(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Vec<Finding
         }
     }
     findings
-}
-
-/// What the first parent's own change of a file since the merge base did.
-#[derive(Default)]
-struct Own {
-    /// Its findings.
-    findings: Vec<Finding>,
-    /// The tests it removed, by name (whether or not the analysis paired them with a
-    /// test elsewhere).
-    removed: Vec<String>,
 }
 
 /// The tests in a change's old content that its new content no longer has, by name.
@@ -355,24 +344,31 @@ fn removed_tests(
     removed
 }
 
-/// Whether the first parent's own change already makes `finding`, one of the merge's
-/// findings against the second parent's side, which loses the tests `lost` (by name).
+/// Whether the first parent's own change (its findings, `own`) already makes `finding`,
+/// one of the merge's findings against the second parent's side, which loses the tests
+/// `lost` (by name).
 ///
-/// A test lost, or the checks that went with it, is the first parent's when it removed
-/// every one of `lost` itself (findings group removed tests, so they are judged by the
-/// names lost, not the one a finding shows). Any other finding is its when it makes one
-/// of the same kind naming the same tests (counts and lines may differ).
-fn made_by(own: &Own, lost: &[String], finding: &Finding) -> bool {
+/// A test lost, or the checks that went with it, is the first parent's when its own
+/// change reported every one of `lost` removed (findings group removed tests, so they
+/// are judged by the names lost, not the one a finding shows; a test the branch renamed
+/// without a finding is not excused, so main's checks added to it still count). Any
+/// other finding is its when it makes one of the same kind naming the same tests
+/// (counts and lines may differ).
+fn made_by(own: &[Finding], lost: &[String], finding: &Finding) -> bool {
     let names = |f: &Finding| -> Vec<String> {
         let quoted = f.detail.split('`').skip(1).step_by(2).map(str::to_string);
         quoted.chain(f.test.clone()).collect()
     };
     // The same test, perhaps qualified by fewer enclosing suites on one side (a merged
-    // side's text can nest differently).
+    // side's text can nest differently), never by its own name alone (`'parses'` is not
+    // `'strict' > 'parses'`).
     let same = |a: &str, b: &str| {
         let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-        long.strip_suffix(short)
-            .is_some_and(|head| head.is_empty() || head.ends_with(" > "))
+        long == short
+            || short.contains(" > ")
+                && long
+                    .strip_suffix(short)
+                    .is_some_and(|head| head.ends_with(" > "))
     };
     let named = names(finding);
     let about_lost = matches!(
@@ -381,10 +377,15 @@ fn made_by(own: &Own, lost: &[String], finding: &Finding) -> bool {
     ) && !named.is_empty()
         && named.iter().all(|n| lost.iter().any(|l| same(l, n)));
     if about_lost {
-        return lost.iter().all(|l| own.removed.iter().any(|o| same(o, l)));
+        let removed: Vec<String> = own
+            .iter()
+            .filter(|o| o.kind == FindingKind::TestRemoved)
+            .flat_map(names)
+            .collect();
+        return lost.iter().all(|l| removed.iter().any(|r| same(r, l)));
     }
-    let own_names: Vec<String> = own.findings.iter().flat_map(names).collect();
-    own.findings.iter().any(|o| o.kind == finding.kind)
+    let own_names: Vec<String> = own.iter().flat_map(names).collect();
+    own.iter().any(|o| o.kind == finding.kind)
         && named.iter().all(|n| own_names.iter().any(|o| same(o, n)))
 }
 

@@ -430,6 +430,12 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
         .any(is_content_conflict)
         .then(|| side("theirs"))
         .transpose()?;
+    // With more than one merge base, stage 1 is git's virtual base (itself a merge,
+    // markers and all): no change of the first parent's own is read against it.
+    let one_base = repo
+        .git
+        .merge_bases(first.id(), second)
+        .map_or(true, |bases| bases.len() <= 1);
     let second = repo
         .git
         .find_commit(second)
@@ -440,7 +446,9 @@ pub fn of_merge(repo: &Repo, commit: &git2::Commit<'_>) -> anyhow::Result<Vec<Ch
         let new = entry(&tree, path);
         let mut baselines = Vec::with_capacity(2);
         if let (true, Some(theirs)) = (is_content_conflict(stages), &theirs) {
-            let own = stages[1].map(|(id, _)| (stages[0].map(|(base, _)| base), id));
+            let own = stages[1]
+                .filter(|_| one_base)
+                .map(|(id, _)| (stages[0].map(|(base, _)| base), id));
             baselines.push((entry(&ours, path), None));
             baselines.push((entry(theirs, path), own));
             baselines.dedup_by_key(|(side, _)| *side);

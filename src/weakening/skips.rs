@@ -585,14 +585,11 @@ impl Model<'_> {
         let text = self.src.line_text(line);
         let indent = text.len() - text.trim_start().len();
         let head = text.trim_start();
+        // Nothing returned (`return;`, `return void 0;`, `return undefined`), whatever
+        // follows the statement on the line.
         let rest = &self.src.code[at + 6..self.src.line_end(line).max(at + 6)];
-        let nothing_after = rest
-            .trim()
-            .trim_start_matches(';')
-            .trim()
-            .trim_start_matches('}')
-            .trim()
-            .is_empty();
+        let returned = rest[..rest.find([';', '}']).unwrap_or(rest.len())].trim();
+        let nothing_after = matches!(returned, "" | "void 0" | "undefined");
         if !(head.starts_with("if (") || head.starts_with("if(")) || !nothing_after {
             return false;
         }
@@ -706,10 +703,18 @@ fn calls_it(before: &str, owner: Option<&str>) -> bool {
             .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .map_or(0, |i| i + 1);
         let qualifier = &path[start..];
-        return match owner {
-            Some(owner) => qualifier == owner || qualifier == "Self",
-            None => qualifier.starts_with(|c: char| c.is_ascii_lowercase()),
-        };
+        // The whole path (`std::fs::read` is the standard library's, not the file's).
+        let whole = path
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .map_or(path, |i| &path[i + 1..]);
+        let outside = ["std::", "core::", "alloc::", "::"]
+            .iter()
+            .any(|root| whole.starts_with(root));
+        return !outside
+            && match owner {
+                Some(owner) => qualifier == owner || qualifier == "Self",
+                None => qualifier.starts_with(|c: char| c.is_ascii_lowercase()),
+            };
     }
     match owner {
         Some(_) => before.trim_end().ends_with('.'),

@@ -536,3 +536,128 @@ fn a_test_the_branch_deleted_stays_deleted_but_mains_new_test_dropped_beside_it_
         run.stdout
     );
 }
+
+/// Merges `main` into `feature` and resolves the conflict in `path` to the branch's side,
+/// as `git checkout --ours` does; the merge is committed without hooks.
+fn merge_main_keeping_ours(repo: &TestRepo, path: &str) {
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success(), "the merge should conflict");
+    repo.git(&["checkout", "--ours", "--", path]);
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+}
+
+/// The branch renamed a test (paired by the analysis: no finding); main added checks to
+/// it in the same hunk. The branch's rename does not excuse dropping them (review 14).
+#[test]
+fn checks_main_added_to_a_test_the_branch_renamed_are_not_excused() {
+    let repo = TestRepo::with_history();
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.write(
+        "tests/test_x.py",
+        "def test_a():\n    x = compute()\n    assert x == 3\n",
+    );
+    repo.commit_all("base");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_x.py",
+        "def test_a_fast():\n    x = compute(fast=True)\n    assert x == 3\n",
+    );
+    repo.commit_all("feature: rename");
+    repo.guard(&["check", "--commit", "HEAD"]).expect(0);
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_x.py",
+        "def test_a():\n    x = compute(strict=True)\n    assert x > 0\n    assert x.valid\n    assert x == 3\n",
+    );
+    repo.commit_all("main: more checks");
+    merge_main_keeping_ours(&repo, "tests/test_x.py");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("assertions-removed"), "{}", run.stdout);
+}
+
+/// The branch renamed `it('parses')`; main added, in the same hunk, a new
+/// `describe('strict', () => it('parses', …))`. Dropping it is not excused by the
+/// branch's `'parses'`: a name alone never stands for a suite's test (review 14).
+#[test]
+fn a_new_suite_test_named_like_one_the_branch_renamed_is_not_excused() {
+    let repo = TestRepo::with_history();
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.write(
+        "test/a.test.js",
+        "it('parses', () => {\n  const x = parse('1');\n  expect(x).toBe(1);\n});\n",
+    );
+    repo.commit_all("base");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "test/a.test.js",
+        "it('parses input', () => {\n  const x = parse('1', {fast: true});\n  expect(x).toBe(1);\n});\n",
+    );
+    repo.commit_all("feature: rename");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "test/a.test.js",
+        "describe('strict', () => {\n  it('parses', () => {\n    const y = parse('2', {strict: true});\n    expect(y).toBe(2);\n    expect(() => parse('x', {strict: true})).toThrow();\n  });\n});\nit('parses', () => {\n  const x = parse('1', {strict: true});\n  expect(x).toBe(1);\n});\n",
+    );
+    repo.commit_all("main: strict suite");
+    merge_main_keeping_ours(&repo, "test/a.test.js");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("'strict' > 'parses'"), "{}", run.stdout);
+}
+
+/// A criss-cross history (two merge bases): git's virtual base holds both sides of an
+/// earlier conflict, markers and all, so read against it the branch seems to have
+/// removed a check it never touched. No first-parent excusal is read then, and main's
+/// checks dropped by an `--ours` resolution are found (review 14).
+#[test]
+fn a_criss_cross_merge_dropping_mains_checks_is_caught() {
+    let file = |arg: &str, checks: &str| {
+        format!("it('t', () => {{\n  const x = compute({arg});\n{checks}}});\n")
+    };
+    let repo = TestRepo::with_history();
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.write("test/a.test.js", file("", "  expect(x).toBe(3);\n"));
+    repo.commit_all("base");
+    let base = rev(&repo, "HEAD");
+    repo.git(&["switch", "-q", "-c", "x"]);
+    repo.write("test/a.test.js", file("", "  expect(x).toBe(3.0);\n"));
+    repo.commit_all("x");
+    repo.git(&["switch", "-q", "-c", "y", &base]);
+    repo.write("test/a.test.js", file("", "  expect(x).toBe(1 + 2);\n"));
+    repo.commit_all("y");
+    // feature = x merged with y (keeping x's line); main = y merged with x (keeping y's).
+    repo.git(&["switch", "-q", "-c", "feature", "x"]);
+    let _ = repo.git_output(&["merge", "-q", "--no-edit", "y"]);
+    repo.write("test/a.test.js", file("", "  expect(x).toBe(3.0);\n"));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    repo.git(&["switch", "-q", "main"]);
+    repo.git(&["reset", "-q", "--hard", "y"]);
+    let _ = repo.git_output(&["merge", "-q", "--no-edit", "x"]);
+    repo.write("test/a.test.js", file("", "  expect(x).toBe(1 + 2);\n"));
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    repo.write(
+        "test/a.test.js",
+        file(
+            "{strict: true}",
+            "  expect(x).toBe(1 + 2);\n  expect(x).toBeGreaterThan(0);\n  expect(() => compute({strict: 'no'})).toThrow();\n",
+        ),
+    );
+    repo.commit_all("main: strict checks");
+    repo.git(&["switch", "-q", "feature"]);
+    repo.write(
+        "test/a.test.js",
+        file("{fast: true}", "  expect(x).toBe(3.0);\n"),
+    );
+    repo.commit_all("feature: fast");
+    let bases = repo.git(&["merge-base", "--all", "feature", "main"]);
+    assert_eq!(bases.lines().count(), 2, "a criss-cross history");
+    merge_main_keeping_ours(&repo, "test/a.test.js");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(run.stdout.contains("assertions-removed"), "{}", run.stdout);
+}
