@@ -384,9 +384,26 @@ fn made_by(own: &[Finding], lost: &[String], finding: &Finding) -> bool {
             .collect();
         return lost.iter().all(|l| removed.iter().any(|r| same(r, l)));
     }
+    // Checks lost from one test: the merge may not lose more of them than the branch
+    // itself did (main's checks added to a test the branch weakened still count).
+    if let Some(lost_here) = checks_lost(&finding.detail) {
+        return own.iter().any(|o| {
+            o.kind == finding.kind
+                && checks_lost(&o.detail).is_some_and(|n| n >= lost_here)
+                && named.iter().all(|n| names(o).iter().any(|m| same(m, n)))
+        });
+    }
     let own_names: Vec<String> = own.iter().flat_map(names).collect();
     own.iter().any(|o| o.kind == finding.kind)
         && named.iter().all(|n| own_names.iter().any(|o| same(o, n)))
+}
+
+/// How many checks a finding's "N checks before, M after" says were lost.
+fn checks_lost(detail: &str) -> Option<usize> {
+    let (head, tail) = detail.split_once(" checks before, ")?;
+    let before: usize = head.rsplit(' ').next()?.parse().ok()?;
+    let after: usize = tail.split(' ').next()?.parse().ok()?;
+    Some(before.saturating_sub(after))
 }
 
 fn needed_blobs<'c>(

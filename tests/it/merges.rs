@@ -661,3 +661,38 @@ fn a_criss_cross_merge_dropping_mains_checks_is_caught() {
     run.expect(1);
     assert!(run.stdout.contains("assertions-removed"), "{}", run.stdout);
 }
+
+/// The branch dropped one check from `test_a` (its own finding, approved there); main
+/// added three more to it in the same hunk. Keeping the branch's side drops four: more
+/// than the branch's own finding lost, so it is the merge's (review 14).
+#[test]
+fn checks_main_added_to_a_test_the_branch_weakened_still_count() {
+    let repo = TestRepo::with_history();
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.write(
+        "tests/test_x.py",
+        "def test_a():\n    x = compute()\n    assert x == 3\n    assert x.ok\n",
+    );
+    repo.commit_all("base");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(
+        "tests/test_x.py",
+        "def test_a():\n    x = compute(fast=True)\n    assert x == 3\n",
+    );
+    repo.commit_all("feature: drop a check");
+    repo.guard(&["check", "--commit", "HEAD"]).expect(1);
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(
+        "tests/test_x.py",
+        "def test_a():\n    x = compute(strict=True)\n    assert x > 0\n    assert x < 9\n    assert x.valid\n    assert x == 3\n    assert x.ok\n",
+    );
+    repo.commit_all("main: more checks");
+    merge_main_keeping_ours(&repo, "tests/test_x.py");
+    let run = repo.guard(&["check", "--commit", "HEAD"]);
+    run.expect(1);
+    assert!(
+        run.stdout.contains("`test_a`: 4 checks before, 1 after"),
+        "{}",
+        run.stdout
+    );
+}
