@@ -548,30 +548,33 @@ fn merge_main_keeping_ours(repo: &TestRepo, path: &str) {
     repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
 }
 
+/// An analysis-only repository (nothing protected by path) where `path` holds `base`,
+/// then `feature` on branch `feature` and `main` on `main`; left on `main`.
+fn diverged(path: &str, base: &str, feature: &str, main: &str) -> TestRepo {
+    let repo = TestRepo::with_history();
+    repo.write("guard.toml", "[protect]\npaths = []\n");
+    repo.write(path, base);
+    repo.commit_all("base");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(path, feature);
+    repo.commit_all("feature");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(path, main);
+    repo.commit_all("main");
+    repo
+}
+
 /// The branch renamed a test (paired by the analysis: no finding); main added checks to
 /// it in the same hunk. The branch's rename does not excuse dropping them (review 14).
 #[test]
 fn checks_main_added_to_a_test_the_branch_renamed_are_not_excused() {
-    let repo = TestRepo::with_history();
-    repo.write("guard.toml", "[protect]\npaths = []\n");
-    repo.write(
+    let repo = diverged(
         "tests/test_x.py",
         "def test_a():\n    x = compute()\n    assert x == 3\n",
-    );
-    repo.commit_all("base");
-    repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(
-        "tests/test_x.py",
         "def test_a_fast():\n    x = compute(fast=True)\n    assert x == 3\n",
-    );
-    repo.commit_all("feature: rename");
-    repo.guard(&["check", "--commit", "HEAD"]).expect(0);
-    repo.git(&["switch", "-q", "main"]);
-    repo.write(
-        "tests/test_x.py",
         "def test_a():\n    x = compute(strict=True)\n    assert x > 0\n    assert x.valid\n    assert x == 3\n",
     );
-    repo.commit_all("main: more checks");
+    repo.guard(&["check", "--commit", "feature"]).expect(0);
     merge_main_keeping_ours(&repo, "tests/test_x.py");
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
@@ -583,25 +586,12 @@ fn checks_main_added_to_a_test_the_branch_renamed_are_not_excused() {
 /// branch's `'parses'`: a name alone never stands for a suite's test (review 14).
 #[test]
 fn a_new_suite_test_named_like_one_the_branch_renamed_is_not_excused() {
-    let repo = TestRepo::with_history();
-    repo.write("guard.toml", "[protect]\npaths = []\n");
-    repo.write(
+    let repo = diverged(
         "test/a.test.js",
         "it('parses', () => {\n  const x = parse('1');\n  expect(x).toBe(1);\n});\n",
-    );
-    repo.commit_all("base");
-    repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(
-        "test/a.test.js",
         "it('parses input', () => {\n  const x = parse('1', {fast: true});\n  expect(x).toBe(1);\n});\n",
-    );
-    repo.commit_all("feature: rename");
-    repo.git(&["switch", "-q", "main"]);
-    repo.write(
-        "test/a.test.js",
         "describe('strict', () => {\n  it('parses', () => {\n    const y = parse('2', {strict: true});\n    expect(y).toBe(2);\n    expect(() => parse('x', {strict: true})).toThrow();\n  });\n});\nit('parses', () => {\n  const x = parse('1', {strict: true});\n  expect(x).toBe(1);\n});\n",
     );
-    repo.commit_all("main: strict suite");
     merge_main_keeping_ours(&repo, "test/a.test.js");
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
@@ -667,26 +657,13 @@ fn a_criss_cross_merge_dropping_mains_checks_is_caught() {
 /// than the branch's own finding lost, so it is the merge's (review 14).
 #[test]
 fn checks_main_added_to_a_test_the_branch_weakened_still_count() {
-    let repo = TestRepo::with_history();
-    repo.write("guard.toml", "[protect]\npaths = []\n");
-    repo.write(
+    let repo = diverged(
         "tests/test_x.py",
         "def test_a():\n    x = compute()\n    assert x == 3\n    assert x.ok\n",
-    );
-    repo.commit_all("base");
-    repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(
-        "tests/test_x.py",
         "def test_a():\n    x = compute(fast=True)\n    assert x == 3\n",
-    );
-    repo.commit_all("feature: drop a check");
-    repo.guard(&["check", "--commit", "HEAD"]).expect(1);
-    repo.git(&["switch", "-q", "main"]);
-    repo.write(
-        "tests/test_x.py",
         "def test_a():\n    x = compute(strict=True)\n    assert x > 0\n    assert x < 9\n    assert x.valid\n    assert x == 3\n    assert x.ok\n",
     );
-    repo.commit_all("main: more checks");
+    repo.guard(&["check", "--commit", "feature"]).expect(1);
     merge_main_keeping_ours(&repo, "tests/test_x.py");
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
