@@ -381,6 +381,59 @@ fn a_rename_modify_conflict_resolved_by_dropping_tests_is_caught() {
     assert!(run.stdout.contains("test_rate_ny"), "{}", run.stdout);
 }
 
+/// A repository where `path` holds `base`, then `feature` on branch `feature` and `main`
+/// on `main`; left on `main`. `analysis_only`: nothing protected by path (the findings
+/// alone decide), else the default policy.
+fn diverged(analysis_only: bool, path: &str, base: &str, feature: &str, main: &str) -> TestRepo {
+    let repo = TestRepo::with_history();
+    if analysis_only {
+        repo.write("guard.toml", "[protect]\npaths = []\n");
+    }
+    repo.write(path, base);
+    repo.commit_all("base");
+    repo.git(&["switch", "-q", "-c", "feature"]);
+    repo.write(path, feature);
+    repo.commit_all("feature");
+    repo.git(&["switch", "-q", "main"]);
+    repo.write(path, main);
+    repo.commit_all("main");
+    repo
+}
+
+/// Merges `main` into `feature`, which conflicts in `path`, and records the resolution
+/// without hooks: `content`, or the branch's side as `git checkout --ours` takes it.
+fn merge_main_resolved(repo: &TestRepo, path: &str, content: Option<&str>) {
+    repo.git(&["switch", "-q", "feature"]);
+    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
+    assert!(!out.status.success(), "the merge should conflict");
+    match content {
+        Some(content) => repo.write(path, content),
+        None => {
+            repo.git(&["checkout", "--ours", "--", path]);
+        }
+    }
+    repo.git(&["add", "-A"]);
+    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+}
+
+/// `test_rate_ca` with `body`, beside `test_rate_tx`.
+fn rate_tests(body: &str) -> String {
+    format!(
+        "from app import rate\n\n\ndef test_rate_ca():\n{body}\n\n\ndef test_rate_tx():\n    assert rate(\"TX\") == 0.0625\n"
+    )
+}
+
+/// The branch names the value `test_rate_ca` checks; main adds a check in the same hunk.
+fn rate_conflict() -> TestRepo {
+    diverged(
+        false,
+        "tests/test_rate.py",
+        &rate_tests("    assert rate(\"CA\") == 0.075"),
+        &rate_tests("    value = rate(\"CA\")\n    assert value == 0.075"),
+        &rate_tests("    assert rate(\"CA\") == 0.075\n    assert rate(\"ca\") == 0.075"),
+    )
+}
+
 /// main adds a check inside a hunk the branch also edited; the branch merges main and
 /// resolves the conflict to its own side (`git checkout --ours`), dropping main's
 /// check. Against the first parent's side (`-X ours`) that resolution looked unchanged;
@@ -388,36 +441,9 @@ fn a_rename_modify_conflict_resolved_by_dropping_tests_is_caught() {
 /// session 12).
 #[test]
 fn a_conflict_resolved_to_our_side_that_drops_mains_new_check_is_caught() {
-    let tests = |body: &str| {
-        format!(
-            "from app import rate\n\n\ndef test_rate_ca():\n{body}\n\n\ndef test_rate_tx():\n    assert rate(\"TX\") == 0.0625\n"
-        )
-    };
-    let repo = TestRepo::with_history();
-    repo.write(
-        "tests/test_rate.py",
-        tests("    assert rate(\"CA\") == 0.075"),
-    );
-    repo.commit_all("rates");
-    repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(
-        "tests/test_rate.py",
-        tests("    value = rate(\"CA\")\n    assert value == 0.075"),
-    );
-    repo.commit_all("feature: name the value");
-    let branch_base = rev(&repo, "HEAD");
-    repo.git(&["switch", "-q", "main"]);
-    repo.write(
-        "tests/test_rate.py",
-        tests("    assert rate(\"CA\") == 0.075\n    assert rate(\"ca\") == 0.075"),
-    );
-    repo.commit_all("main: lower-case codes too");
-    repo.git(&["switch", "-q", "feature"]);
-    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
-    assert!(!out.status.success());
-    repo.git(&["checkout", "--ours", "--", "tests/test_rate.py"]);
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    let repo = rate_conflict();
+    let branch_base = rev(&repo, "feature");
+    merge_main_resolved(&repo, "tests/test_rate.py", None);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
     assert!(run.stdout.contains("tests/test_rate.py"), "{}", run.stdout);
@@ -428,48 +454,24 @@ fn a_conflict_resolved_to_our_side_that_drops_mains_new_check_is_caught() {
         "{}",
         run.stdout
     );
+    // In CI the merge itself needs approval (main's own commit in the range does too).
     let run = ci_from(&repo, &branch_base);
     run.expect(1);
+    let merge = format!("NEEDS APPROVAL  {}", &rev(&repo, "HEAD")[..7]);
+    let at = run.stdout.find(&merge).expect("the merge needs approval");
+    let entry = run.stdout[at..].split("\n\n").next().unwrap_or_default();
+    assert!(entry.contains("assertions-removed"), "{}", run.stdout);
 }
 
 /// The same conflict resolved by hand keeping both sides' work passes: judged against
 /// either side, it only adds.
 #[test]
 fn a_conflict_resolved_keeping_both_sides_checks_passes() {
-    let tests = |body: &str| {
-        format!(
-            "from app import rate\n\n\ndef test_rate_ca():\n{body}\n\n\ndef test_rate_tx():\n    assert rate(\"TX\") == 0.0625\n"
-        )
-    };
-    let repo = TestRepo::with_history();
-    repo.write(
-        "tests/test_rate.py",
-        tests("    assert rate(\"CA\") == 0.075"),
+    let repo = rate_conflict();
+    let both = rate_tests(
+        "    value = rate(\"CA\")\n    assert value == 0.075\n    assert rate(\"ca\") == 0.075",
     );
-    repo.commit_all("rates");
-    repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(
-        "tests/test_rate.py",
-        tests("    value = rate(\"CA\")\n    assert value == 0.075"),
-    );
-    repo.commit_all("feature: name the value");
-    repo.git(&["switch", "-q", "main"]);
-    repo.write(
-        "tests/test_rate.py",
-        tests("    assert rate(\"CA\") == 0.075\n    assert rate(\"ca\") == 0.075"),
-    );
-    repo.commit_all("main: lower-case codes too");
-    repo.git(&["switch", "-q", "feature"]);
-    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
-    assert!(!out.status.success());
-    repo.write(
-        "tests/test_rate.py",
-        tests(
-            "    value = rate(\"CA\")\n    assert value == 0.075\n    assert rate(\"ca\") == 0.075",
-        ),
-    );
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
+    merge_main_resolved(&repo, "tests/test_rate.py", Some(&both));
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(0);
 }
@@ -537,45 +539,19 @@ fn a_test_the_branch_deleted_stays_deleted_but_mains_new_test_dropped_beside_it_
     );
 }
 
-/// Merges `main` into `feature` and resolves the conflict in `path` to the branch's side,
-/// as `git checkout --ours` does; the merge is committed without hooks.
-fn merge_main_keeping_ours(repo: &TestRepo, path: &str) {
-    repo.git(&["switch", "-q", "feature"]);
-    let out = repo.git_output(&["merge", "-q", "--no-edit", "main"]);
-    assert!(!out.status.success(), "the merge should conflict");
-    repo.git(&["checkout", "--ours", "--", path]);
-    repo.git(&["add", "-A"]);
-    repo.git(&["commit", "-q", "--no-verify", "--no-edit"]);
-}
-
-/// An analysis-only repository (nothing protected by path) where `path` holds `base`,
-/// then `feature` on branch `feature` and `main` on `main`; left on `main`.
-fn diverged(path: &str, base: &str, feature: &str, main: &str) -> TestRepo {
-    let repo = TestRepo::with_history();
-    repo.write("guard.toml", "[protect]\npaths = []\n");
-    repo.write(path, base);
-    repo.commit_all("base");
-    repo.git(&["switch", "-q", "-c", "feature"]);
-    repo.write(path, feature);
-    repo.commit_all("feature");
-    repo.git(&["switch", "-q", "main"]);
-    repo.write(path, main);
-    repo.commit_all("main");
-    repo
-}
-
 /// The branch renamed a test (paired by the analysis: no finding); main added checks to
 /// it in the same hunk. The branch's rename does not excuse dropping them (review 14).
 #[test]
 fn checks_main_added_to_a_test_the_branch_renamed_are_not_excused() {
     let repo = diverged(
+        true,
         "tests/test_x.py",
         "def test_a():\n    x = compute()\n    assert x == 3\n",
         "def test_a_fast():\n    x = compute(fast=True)\n    assert x == 3\n",
         "def test_a():\n    x = compute(strict=True)\n    assert x > 0\n    assert x.valid\n    assert x == 3\n",
     );
     repo.guard(&["check", "--commit", "feature"]).expect(0);
-    merge_main_keeping_ours(&repo, "tests/test_x.py");
+    merge_main_resolved(&repo, "tests/test_x.py", None);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
     assert!(run.stdout.contains("assertions-removed"), "{}", run.stdout);
@@ -587,12 +563,13 @@ fn checks_main_added_to_a_test_the_branch_renamed_are_not_excused() {
 #[test]
 fn a_new_suite_test_named_like_one_the_branch_renamed_is_not_excused() {
     let repo = diverged(
+        true,
         "test/a.test.js",
         "it('parses', () => {\n  const x = parse('1');\n  expect(x).toBe(1);\n});\n",
         "it('parses input', () => {\n  const x = parse('1', {fast: true});\n  expect(x).toBe(1);\n});\n",
         "describe('strict', () => {\n  it('parses', () => {\n    const y = parse('2', {strict: true});\n    expect(y).toBe(2);\n    expect(() => parse('x', {strict: true})).toThrow();\n  });\n});\nit('parses', () => {\n  const x = parse('1', {strict: true});\n  expect(x).toBe(1);\n});\n",
     );
-    merge_main_keeping_ours(&repo, "test/a.test.js");
+    merge_main_resolved(&repo, "test/a.test.js", None);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
     assert!(run.stdout.contains("'strict' > 'parses'"), "{}", run.stdout);
@@ -646,7 +623,7 @@ fn a_criss_cross_merge_dropping_mains_checks_is_caught() {
     repo.commit_all("feature: fast");
     let bases = repo.git(&["merge-base", "--all", "feature", "main"]);
     assert_eq!(bases.lines().count(), 2, "a criss-cross history");
-    merge_main_keeping_ours(&repo, "test/a.test.js");
+    merge_main_resolved(&repo, "test/a.test.js", None);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
     assert!(run.stdout.contains("assertions-removed"), "{}", run.stdout);
@@ -658,13 +635,14 @@ fn a_criss_cross_merge_dropping_mains_checks_is_caught() {
 #[test]
 fn checks_main_added_to_a_test_the_branch_weakened_still_count() {
     let repo = diverged(
+        true,
         "tests/test_x.py",
         "def test_a():\n    x = compute()\n    assert x == 3\n    assert x.ok\n",
         "def test_a():\n    x = compute(fast=True)\n    assert x == 3\n",
         "def test_a():\n    x = compute(strict=True)\n    assert x > 0\n    assert x < 9\n    assert x.valid\n    assert x == 3\n    assert x.ok\n",
     );
     repo.guard(&["check", "--commit", "feature"]).expect(1);
-    merge_main_keeping_ours(&repo, "tests/test_x.py");
+    merge_main_resolved(&repo, "tests/test_x.py", None);
     let run = repo.guard(&["check", "--commit", "HEAD"]);
     run.expect(1);
     assert!(
