@@ -302,7 +302,12 @@ fn analysis(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Vec<Finding
         findings.extend(runner::build_findings(changes, blobs));
         findings
     };
-    let (sides, plain): (Vec<Change>, Vec<Change>) = changes
+    // (Only a merge's conflicted files have a second side: every other change set,
+    // the commit hook's among them, is judged as it is, nothing copied.)
+    if changes.iter().all(|c| c.first_parents_own.is_none()) {
+        return of(changes);
+    }
+    let (sides, mut plain): (Vec<Change>, Vec<Change>) = changes
         .iter()
         .cloned()
         .partition(|c| c.first_parents_own.is_some());
@@ -315,14 +320,15 @@ fn analysis(changes: &[Change], rules: &Rules, blobs: &dyn Blobs) -> Vec<Finding
         // Judged beside the merge's other changes, so a test moved to another file is
         // still a move.
         let lost = removed_tests(&side, config, blobs);
-        let mut set = plain.clone();
-        set.push(side.clone());
-        for finding in of(&set) {
-            let its_own = finding.path == side.path() && made_by(&own, &lost, &finding);
+        let path = side.path().to_vec();
+        plain.push(side);
+        for finding in of(&plain) {
+            let its_own = finding.path == path && made_by(&own, &lost, &finding);
             if !its_own && !findings.contains(&finding) {
                 findings.push(finding);
             }
         }
+        plain.pop();
     }
     findings
 }

@@ -572,12 +572,17 @@ impl Model<'_> {
             && matches!(inside, "return" | "return;")
     }
 
+    /// Whether the `return` at `at` is the keyword, not part of a name (`returns`).
+    fn is_return_keyword(&self, at: usize) -> bool {
+        let b = self.src.b();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        !((at > 0 && word(b[at - 1])) || b.get(at + 6).is_some_and(|&c| word(c)))
+    }
+
     /// `if (…) return;` or `if (…) { return; }` on one line, directly in a JavaScript
     /// test's callback: nothing returned, nothing else done.
     fn is_one_line_guard_return(&self, unit: &Unit, at: usize) -> bool {
-        let b = self.src.b();
-        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-        if (at > 0 && word(b[at - 1])) || b.get(at + 6).is_some_and(|&c| word(c)) {
+        if !self.is_return_keyword(at) {
             return false;
         }
         let line = self.src.line_of(at);
@@ -605,9 +610,7 @@ impl Model<'_> {
     }
 
     fn is_top_level_return(&self, unit: &Unit, at: usize) -> bool {
-        let b = self.src.b();
-        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-        if (at > 0 && word(b[at - 1])) || b.get(at + 6).is_some_and(|&c| word(c)) {
+        if !self.is_return_keyword(at) {
             return false;
         }
         let line = self.src.line_of(at);
