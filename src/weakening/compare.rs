@@ -8,6 +8,7 @@ use similar::{DiffOp, TextDiff};
 
 use super::bags::{Appeared, Item, bag, bag_of};
 use super::checks::{self, Strength, repeat_of, unrepeated};
+use super::gates::EnvCondition;
 use super::matching::body_lines;
 use super::model::{Model, Role, SkipKind, Unit};
 use super::opaque;
@@ -767,8 +768,28 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
                     .any(|&o| old.skips[o].text == new.skips[s].text)
         })
         .count();
+    // Conditions on the environment that gate checks are compared by themselves
+    // (`gates`): one is new where it gates more of the test's checks than the test
+    // had under that condition (what changed in its branches is judged by the checks).
+    fn gates<'m>(m: &'m Model, u: &Unit) -> Vec<&'m EnvCondition> {
+        m.env_conditions
+            .iter()
+            .filter(|c| std::ptr::eq(&m.units[c.unit], u))
+            .collect()
+    }
+    let (old_gates, new_gates) = (gates(old, ou), gates(new, nu));
+    let skips_of = |g: &[&EnvCondition]| g.iter().filter(|c| c.skip.is_some()).count();
+    let oc = oc - skips_of(&old_gates).min(oc);
+    let grown = new_gates.iter().find_map(|c| {
+        let before: usize = old_gates
+            .iter()
+            .filter(|o| o.text == c.text)
+            .map(|o| o.checks)
+            .sum();
+        (c.skip.is_some() && c.checks > before).then_some((c, before))
+    });
     let (nc, nu_, ni) = kinds(new, nu);
-    let nc = nc - gated.min(nc);
+    let nc = nc - (gated + skips_of(&new_gates)).min(nc);
     let old_texts: Vec<&str> = ou
         .skips
         .iter()
@@ -788,6 +809,27 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
             })
     };
     let mut out = Vec::new();
+    if let Some((c, before)) = grown
+        && let Some(s) = c.skip.map(|s| &new.skips[s])
+    {
+        let detail = if before == 0 {
+            format!("`{}` added", new.src.shown(s.line))
+        } else {
+            format!(
+                "`{}` now gates {} of `{}`'s checks (before {before})",
+                new.src.shown(s.line),
+                c.checks,
+                nu.name
+            )
+        };
+        out.push(finding(
+            file.path,
+            FindingKind::SkipAdded,
+            Some(s.line),
+            detail,
+            Some(&nu.name),
+        ));
+    }
     if ni > oi
         && let Some(s) = fresh(true)
     {

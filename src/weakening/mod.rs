@@ -21,6 +21,7 @@ mod bags;
 mod change_set;
 pub mod checks;
 mod compare;
+mod gates;
 pub mod lexer;
 mod matching;
 pub mod model;

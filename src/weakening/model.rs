@@ -140,6 +140,8 @@ pub struct Model<'a> {
     /// Go: other names bound to testify's checker (`assertion := assert.New(t)`), with
     /// the package: `assertion.Equal(want, got)` reads as `assert.Equal(want, got)`.
     go_checkers: Vec<(String, &'static str)>,
+    /// Conditions on the environment around tests' checks (`gates`).
+    pub env_conditions: Vec<super::gates::EnvCondition>,
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
@@ -220,6 +222,7 @@ impl<'a> Model<'a> {
             comment_checks: false,
             go_checker_object: false,
             go_checkers: Vec::new(),
+            env_conditions: Vec::new(),
             groups: Vec::new(),
             nested_helpers: Vec::new(),
         };
@@ -228,6 +231,7 @@ impl<'a> Model<'a> {
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
         model.find_early_returns();
+        model.find_gated_checks();
         model
     }
 
@@ -752,25 +756,7 @@ impl<'a> Model<'a> {
                     .get(at + w.len())
                     .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
         };
-        // Where the head of the block opening at `open` starts (`} else if (x) {`).
-        let head = |open: usize| -> usize {
-            let mut i = open;
-            while i > unit.span.start {
-                match b[i - 1] {
-                    b')' | b']' => match matching_open(b, i - 1) {
-                        Some(o) if o >= unit.span.start => i = o,
-                        _ => break,
-                    },
-                    b';' | b'{' | b'}' => break,
-                    _ => i -= 1,
-                }
-            }
-            let mut h = i;
-            while h < open && b[h].is_ascii_whitespace() {
-                h += 1;
-            }
-            h
-        };
+        let head = |open: usize| self.block_head(unit, open);
         let mut found = None;
         let mut at = check.span.start;
         let mut skip = own_condition;
@@ -819,6 +805,28 @@ impl<'a> Model<'a> {
             }
         }
         found
+    }
+
+    /// Where the head of the block opening at `open` starts (`if (x) {`, the `else`
+    /// of `} else if (x) {`), within `unit`.
+    pub(super) fn block_head(&self, unit: &Unit, open: usize) -> usize {
+        let b = self.src.b();
+        let mut i = open;
+        while i > unit.span.start {
+            match b[i - 1] {
+                b')' | b']' => match matching_open(b, i - 1) {
+                    Some(o) if o >= unit.span.start => i = o,
+                    _ => break,
+                },
+                b';' | b'{' | b'}' => break,
+                _ => i -= 1,
+            }
+        }
+        let mut h = i;
+        while h < open && b[h].is_ascii_whitespace() {
+            h += 1;
+        }
+        h
     }
 
     /// [`Model::alternative`] for blocks by indentation (Python's `if`/`elif`/`else:`,

@@ -1,0 +1,351 @@
+//! Checks that run only in some environments: under a condition on an environment
+//! variable, the platform or `testing.Short()` (`if (!process.env.CI) { expect(…) }`,
+//! `CI || expect(…)`, `expect(…) unless ENV["CI"]`), with a branch of the condition
+//! that checks nothing. In CI such a check may never run, so for its test the gate is
+//! a conditional skip, compared like any other: one added to a test that existed is
+//! `skip-added`; a gate the test already had, or one on a brand-new test, is not.
+
+use super::checks;
+use super::model::{Model, Role, Skip, SkipKind, Unit};
+
+/// A condition on the environment around some of a test's checks.
+#[derive(Debug, Clone)]
+pub struct EnvCondition {
+    /// The test (an index into `Model::units`).
+    pub unit: usize,
+    /// The head's line, squeezed (`if(!process.env.CI){`).
+    pub text: String,
+    /// How many of the test's checks sit under it (in any branch).
+    pub checks: usize,
+    /// The conditional skip it makes (an index into `Model::skips`) if a branch checks
+    /// nothing.
+    pub skip: Option<usize>,
+}
+
+/// What a condition reads when it reads the environment or the platform (in blanked
+/// code: strings are blank, so the names outside them).
+const ENVIRONMENT: &[&str] = &[
+    "process.env",
+    "process.platform",
+    "os.environ",
+    "getenv",
+    "Getenv",
+    "LookupEnv",
+    "env::var",
+    "var_os(",
+    "ENV[",
+    "ENV.",
+    "GetEnvironmentVariable",
+    "sys.platform",
+    "platform.system",
+    "os.name",
+    "os.platform(",
+    "runtime.GOOS",
+    "runtime.GOARCH",
+    "testing.Short()",
+    "cfg!(",
+    "OperatingSystem.Is",
+    "IsOSPlatform",
+    "IS_OS_",
+    "win_platform",
+    "RUBY_PLATFORM",
+    "host_os",
+];
+
+/// Whether a condition reads the environment: a name from `ENVIRONMENT`, or a CI flag
+/// (`CI`, `isCI`, `IS_CI`, `is_ci`).
+pub(super) fn reads_environment(text: &str) -> bool {
+    ENVIRONMENT.iter().any(|t| text.contains(t))
+        || text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .any(|word| {
+                word == "CI"
+                    || word.strip_suffix("CI").is_some_and(|head| {
+                        head.ends_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                    })
+                    || word
+                        .strip_suffix("_ci")
+                        .is_some_and(|head| matches!(head, "is" | "in" | "on" | "running"))
+            })
+}
+
+/// Whether `text` starts with the word `w`.
+fn starts_with_word(text: &str, w: &str) -> bool {
+    text.strip_prefix(w)
+        .is_some_and(|r| r.is_empty() || !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
+/// Whether `text` (trimmed) is a condition's head: `if`, `unless`, `elif`, `elsif`,
+/// `else if`.
+fn is_condition_head(text: &str) -> bool {
+    ["if", "unless", "elif", "elsif", "else"]
+        .iter()
+        .any(|w| starts_with_word(text, w))
+}
+
+impl Model<'_> {
+    /// Finds the conditions on the environment around each test's own checks, and
+    /// records each that gates them as a conditional skip of the test (one per gate,
+    /// however many checks it holds).
+    pub(super) fn find_gated_checks(&mut self) {
+        let mut found: Vec<(usize, usize, usize, bool)> = Vec::new();
+        for (ui, unit) in self.units.iter().enumerate() {
+            if unit.role != Role::Test
+                || unit.checks.is_empty()
+                || !reads_environment(&self.src.code[unit.span.clone()])
+            {
+                continue;
+            }
+            let from = found.len();
+            for &c in &unit.checks {
+                if let Some((at, gated)) = self.gate_of(unit, c) {
+                    match found[from..].iter_mut().find(|f| f.1 == at) {
+                        Some(f) => {
+                            f.2 += 1;
+                            f.3 |= gated;
+                        }
+                        None => found.push((ui, at, 1, gated)),
+                    }
+                }
+            }
+        }
+        for (unit, at, checks, gated) in found {
+            let line = self.src.line_of(at);
+            let text = checks::squeeze(self.src.line_text(line));
+            let skip = gated.then(|| {
+                self.skips.push(Skip {
+                    pos: at,
+                    line,
+                    text: text.clone(),
+                    kind: SkipKind::Conditional,
+                });
+                self.units[unit].skips.push(self.skips.len() - 1);
+                self.skips.len() - 1
+            });
+            self.env_conditions.push(EnvCondition {
+                unit,
+                text,
+                checks,
+                skip,
+            });
+        }
+    }
+
+    /// Where the condition on the environment around check `index` starts, and whether
+    /// it gates the check (it runs only when the environment allows): a condition
+    /// before it in its statement, a Ruby modifier after it, or an enclosing `if`
+    /// chain (gating if a branch checks nothing).
+    fn gate_of(&self, unit: &Unit, index: usize) -> Option<(usize, bool)> {
+        let at = self.checks[index].span.start;
+        let line = self.src.line_of(at);
+        let line_start = self.src.line_start(line).max(unit.span.start);
+        // In its statement, on its line: `if (!CI) expect(…)`, `CI || expect(…)`,
+        // `!CI && expect(…)`, `CI ? null : expect(…)`, `if not CI: assert …`.
+        let b = self.src.b();
+        let mut start = at;
+        while start > line_start && !matches!(b[start - 1], b';' | b'{' | b'}') {
+            start -= 1;
+        }
+        let raw_prefix = &self.src.code[start..at];
+        let prefix = raw_prefix.trim();
+        let gated_by = |p: &str| {
+            reads_environment(p)
+                && (is_condition_head(p)
+                    || ["||", "&&", "?", " or ", " and "]
+                        .iter()
+                        .any(|op| p.contains(op)))
+        };
+        if gated_by(prefix) {
+            return Some((
+                start + raw_prefix.len() - raw_prefix.trim_start().len(),
+                true,
+            ));
+        }
+        // A head on the line before (`if (!CI)` then the check, unbraced; a condition
+        // ending in `&&`).
+        if prefix.is_empty()
+            && let Some(prev) = (self.src.line_of(unit.span.start)..line)
+                .rev()
+                .find(|&l| !self.src.line_text(l).trim().is_empty())
+        {
+            let p = self.src.line_text(prev).trim();
+            let open = (is_condition_head(p) && p.ends_with(')'))
+                || ["||", "&&", "?"].iter().any(|op| p.ends_with(op));
+            if open && !p.ends_with('{') && gated_by(p) {
+                let head = self.src.line_start(prev) + self.src.indent(prev).unwrap_or(0);
+                return Some((head, true));
+            }
+        }
+        // A Ruby modifier: `expect(…).to eq(1) unless ENV["CI"]`.
+        if self.language == super::rules::Language::Ruby {
+            let rest = &self.src.code[at..self.src.line_end(line).max(at)];
+            if let Some(k) = [" if ", " unless "].iter().find_map(|w| rest.find(w))
+                && reads_environment(&rest[k..])
+            {
+                return Some((at, true));
+            }
+        }
+        if self.language.indented() {
+            self.gate_by_indent(unit, index)
+        } else {
+            self.gate_by_braces(unit, index)
+        }
+    }
+
+    /// The innermost enclosing `if` chain (braced) that reads the environment and has
+    /// a branch without a check of the test (no `else` is such a branch), else the
+    /// innermost that reads it.
+    fn gate_by_braces(&self, unit: &Unit, index: usize) -> Option<(usize, bool)> {
+        let b = self.src.b();
+        let mut reading = None;
+        let mut at = self.checks[index].span.start;
+        while let Some(open) = self.src.enclosing_brace(at) {
+            if open < unit.span.start {
+                return None;
+            }
+            at = open;
+            let mut h = self.block_head(unit, open);
+            // Go's `if init; cond {`: the head starts at the `if`.
+            let before = self.src.code[..h].trim_end();
+            if self.language == super::rules::Language::Go && before.ends_with(';') {
+                let init = self.block_head(unit, before.len() - 1);
+                if starts_with_word(&self.src.code[init..], "if") {
+                    h = init;
+                }
+            }
+            if !is_condition_head(&self.src.code[h..open]) {
+                continue;
+            }
+            // Back to the chain's first block, then every branch forward.
+            let mut first = (h, open);
+            while starts_with_word(&self.src.code[first.0..], "else") {
+                let mut c = first.0;
+                while c > unit.span.start && b[c - 1].is_ascii_whitespace() {
+                    c -= 1;
+                }
+                match (c > unit.span.start && b[c - 1] == b'}')
+                    .then(|| super::source::matching_open(b, c - 1))
+                    .flatten()
+                {
+                    Some(o) if o >= unit.span.start => first = (self.block_head(unit, o), o),
+                    _ => break,
+                }
+            }
+            let mut branches = vec![first];
+            let mut has_else = false;
+            loop {
+                let (_, o) = *branches.last().expect("a first branch");
+                let mut e = self.src.close_of(o);
+                while e < b.len() && b[e].is_ascii_whitespace() {
+                    e += 1;
+                }
+                if !starts_with_word(&self.src.code[e..], "else") {
+                    break;
+                }
+                let Some(next) = self.src.code[e..unit.span.end.min(b.len())]
+                    .find('{')
+                    .map(|k| e + k)
+                else {
+                    break;
+                };
+                has_else = !starts_with_word(self.src.code[e + 4..].trim_start(), "if");
+                branches.push((e, next));
+                if has_else {
+                    break;
+                }
+            }
+            let reads = branches
+                .iter()
+                .any(|&(h, o)| reads_environment(&self.src.code[h..o]));
+            let empty = !has_else
+                || branches.iter().any(|&(_, o)| {
+                    let inside = o..self.src.close_of(o);
+                    !unit
+                        .checks
+                        .iter()
+                        .any(|&c| inside.contains(&self.checks[c].span.start))
+                });
+            if reads && empty {
+                return Some((first.0, true));
+            }
+            if reads {
+                reading.get_or_insert((first.0, false));
+            }
+        }
+        reading
+    }
+
+    /// [`Model::gate_by_braces`] for blocks by indentation (Python, Ruby).
+    fn gate_by_indent(&self, unit: &Unit, index: usize) -> Option<(usize, bool)> {
+        let line = self.checks[index].line;
+        let first_line = self.src.line_of(unit.span.start);
+        let last_line = self.src.line_of(unit.span.end.saturating_sub(1));
+        let head_of = |l: usize| self.src.line_text(l).trim_start();
+        let mut indent = self.src.indent(line)?;
+        let mut reading = None;
+        for h in (first_line..line).rev() {
+            let Some(i) = self.src.indent(h) else {
+                continue;
+            };
+            if i >= indent {
+                continue;
+            }
+            indent = i;
+            if !is_condition_head(head_of(h)) {
+                continue;
+            }
+            // The chain's heads at this indent: up to its `if`, down to its end.
+            let at_indent = |l: usize| self.src.indent(l) == Some(i);
+            let mut first = h;
+            while !["if", "unless"]
+                .iter()
+                .any(|w| starts_with_word(head_of(first), w))
+            {
+                match (first_line..first)
+                    .rev()
+                    .find(|&l| self.src.indent(l).is_some_and(|j| j <= i))
+                {
+                    Some(l) if at_indent(l) && is_condition_head(head_of(l)) => first = l,
+                    _ => break,
+                }
+            }
+            let mut heads = vec![first];
+            loop {
+                let last = *heads.last().expect("a first head");
+                match (last + 1..=last_line).find(|&l| self.src.indent(l).is_some_and(|j| j <= i)) {
+                    Some(l)
+                        if at_indent(l)
+                            && ["else", "elif", "elsif"]
+                                .iter()
+                                .any(|w| starts_with_word(head_of(l), w)) =>
+                    {
+                        heads.push(l)
+                    }
+                    _ => break,
+                }
+            }
+            let has_else = starts_with_word(head_of(*heads.last().expect("a head")), "else");
+            let reads = heads.iter().any(|&l| reads_environment(head_of(l)));
+            let empty = !has_else
+                || heads.iter().enumerate().any(|(k, &l)| {
+                    let end = heads.get(k + 1).map_or_else(
+                        || self.src.indent_block(l).end,
+                        |&next| self.src.line_start(next),
+                    );
+                    let body = self.src.line_end(l)..end;
+                    !unit
+                        .checks
+                        .iter()
+                        .any(|&c| body.contains(&self.checks[c].span.start))
+                });
+            let head = self.src.line_start(first) + i;
+            if reads && empty {
+                return Some((head, true));
+            }
+            if reads {
+                reading.get_or_insert((head, false));
+            }
+        }
+        reading
+    }
+}
