@@ -810,12 +810,17 @@ impl<'a> Model<'a> {
     /// Where the head of the block opening at `open` starts (`if (x) {`, the `else`
     /// of `} else if (x) {`), within `unit`.
     pub(super) fn block_head(&self, unit: &Unit, open: usize) -> usize {
+        self.head_at(unit.span.start, open)
+    }
+
+    /// [`Model::block_head`] within the code from `floor`.
+    pub(super) fn head_at(&self, floor: usize, open: usize) -> usize {
         let b = self.src.b();
         let mut i = open;
-        while i > unit.span.start {
+        while i > floor {
             match b[i - 1] {
                 b')' | b']' => match matching_open(b, i - 1) {
-                    Some(o) if o >= unit.span.start => i = o,
+                    Some(o) if o >= floor => i = o,
                     _ => break,
                 },
                 b';' | b'{' | b'}' => break,

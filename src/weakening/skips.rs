@@ -518,6 +518,17 @@ impl Model<'_> {
                 extra.push((ui, found, SkipKind::Unconditional));
             }
         }
+        // JavaScript: a `return` in a suite's callback before a test's definition.
+        if self.language == Language::JavaScript {
+            let mut first_returns = std::collections::HashMap::new();
+            for (ui, unit) in self.units.iter().enumerate() {
+                if unit.role == Role::Test
+                    && let Some((at, kind)) = self.suite_return_before(unit, &mut first_returns)
+                {
+                    extra.push((ui, at, kind));
+                }
+            }
+        }
         for (ui, at, kind) in extra {
             let index = self.skips.len();
             self.skips.push(Skip {
@@ -550,7 +561,11 @@ impl Model<'_> {
         let Some(open) = self.src.enclosing_brace(at) else {
             return false;
         };
-        let Some(outer) = self.src.enclosing_brace(open) else {
+        let Some(outer) = self
+            .src
+            .enclosing_brace(open)
+            .map(|o| self.out_of_bare_blocks(unit, o))
+        else {
             return false;
         };
         let outermost = outer >= unit.span.start
@@ -567,9 +582,111 @@ impl Model<'_> {
             .trim()
             .trim_end_matches('}')
             .trim();
+        let loop_head = header.starts_with("while ")
+            || header.starts_with("while(")
+            || (self.language == Language::Go && header.starts_with("for "));
         outermost
-            && (header.starts_with("if ") || header.starts_with("if("))
+            && (header.starts_with("if ") || header.starts_with("if(") || loop_head)
             && matches!(inside, "return" | "return;")
+    }
+
+    /// JavaScript: the first `return` directly in a suite's callback that encloses the
+    /// test, before the test (`describe('…', () => { return; it(…) })`, or a one-line
+    /// guard `if (CI) return;`): the runner never registers the test. Each callback's
+    /// first such return is found once (`first_returns`).
+    fn suite_return_before(
+        &self,
+        unit: &Unit,
+        first_returns: &mut std::collections::HashMap<usize, Option<(usize, SkipKind)>>,
+    ) -> Option<(usize, SkipKind)> {
+        let mut at = unit.span.start;
+        while let Some(open) = self.src.enclosing_brace(at) {
+            at = open;
+            let head = self.src.code[self.head_at(0, open)..open].trim_start();
+            let suite = ["describe", "context", "suite", "fdescribe"]
+                .iter()
+                .any(|w| {
+                    head.strip_prefix(w)
+                        .is_some_and(|r| r.starts_with(['(', '.']))
+                });
+            if !suite || !self.opens_function(open) {
+                continue;
+            }
+            let first = *first_returns
+                .entry(open)
+                .or_insert_with(|| self.first_return_in(open));
+            if let Some((r, kind)) = first
+                && r < unit.span.start
+            {
+                return Some((r, kind));
+            }
+        }
+        None
+    }
+
+    /// The first `return` of the function body opening at `open` that is its own
+    /// statement (in it or in a bare block of it, alone or as `if (…) return;`), and
+    /// whether it is guarded.
+    fn first_return_in(&self, open: usize) -> Option<(usize, SkipKind)> {
+        let close = self.src.close_of(open);
+        let body = &self.src.b()[open + 1..close.saturating_sub(1).max(open + 1)];
+        memchr::memmem::find_iter(body, b"return")
+            .map(|i| open + 1 + i)
+            .filter(|&r| self.is_return_keyword(r))
+            .find_map(|r| {
+                let holder = self.src.enclosing_brace(r)?;
+                let level = |o: usize| self.out_of_bare_blocks_from(open, o) == open;
+                let line = self.src.line_of(r);
+                let head = self.src.line_text(line).trim_start();
+                let head = head.trim_start_matches(['{', ' ', '\t']);
+                let guarded = ["if (", "if(", "while (", "while("]
+                    .iter()
+                    .any(|h| head.starts_with(h));
+                let rest = &self.src.code[r + 6..self.src.line_end(line).max(r + 6)];
+                let returned = rest[..rest.find([';', '}']).unwrap_or(rest.len())].trim();
+                if !matches!(returned, "" | "void 0" | "undefined") {
+                    return None;
+                }
+                if head.starts_with("return") && level(holder) {
+                    Some((r, SkipKind::Unconditional))
+                } else if guarded
+                    && (level(holder)
+                        || (["if", "while"].iter().any(|w| {
+                            self.src.code[self.head_at(open, holder)..holder]
+                                .trim_start()
+                                .starts_with(w)
+                        }) && self
+                            .src
+                            .enclosing_brace(holder)
+                            .is_some_and(|o| o >= open && level(o))))
+                {
+                    Some((r, SkipKind::Conditional))
+                } else {
+                    None
+                }
+            })
+    }
+
+    /// The block holding `open` if `open` is a bare block (`{ … }` as a statement,
+    /// nothing before its brace), and so on outwards: a guard in a bare block guards
+    /// the test as one beside it does.
+    fn out_of_bare_blocks(&self, unit: &Unit, open: usize) -> usize {
+        self.out_of_bare_blocks_from(unit.span.start, open)
+    }
+
+    /// [`Model::out_of_bare_blocks`] within the code from `floor`.
+    fn out_of_bare_blocks_from(&self, floor: usize, mut open: usize) -> usize {
+        while open > floor && self.head_at(floor, open) == open {
+            let before = self.src.code[..open].trim_end();
+            if !before.ends_with(['{', ';', '}']) {
+                break;
+            }
+            match self.src.enclosing_brace(open) {
+                Some(o) if o >= floor => open = o,
+                _ => break,
+            }
+        }
+        open
     }
 
     /// Whether the `return` at `at` is the keyword, not part of a name (`returns`).
@@ -589,17 +706,25 @@ impl Model<'_> {
         let start = self.src.line_start(line);
         let text = self.src.line_text(line);
         let indent = text.len() - text.trim_start().len();
-        let head = text.trim_start();
+        let head = text.trim_start().trim_start_matches(['{', ' ', '\t']);
         // Nothing returned (`return;`, `return void 0;`, `return undefined`), whatever
         // follows the statement on the line.
         let rest = &self.src.code[at + 6..self.src.line_end(line).max(at + 6)];
         let returned = rest[..rest.find([';', '}']).unwrap_or(rest.len())].trim();
         let nothing_after = matches!(returned, "" | "void 0" | "undefined");
-        if !(head.starts_with("if (") || head.starts_with("if(")) || !nothing_after {
+        let guard = ["if (", "if(", "while (", "while("]
+            .iter()
+            .any(|h| head.starts_with(h));
+        if !guard || !nothing_after {
             return false;
         }
-        // The `if` sits in the test's callback body, not in a nested block or callback.
-        let Some(open) = self.src.enclosing_brace(start + indent) else {
+        // The `if` sits in the test's callback body (or a bare block in it), not in a
+        // nested statement's block or callback.
+        let Some(open) = self
+            .src
+            .enclosing_brace(start + indent)
+            .map(|o| self.out_of_bare_blocks(unit, o))
+        else {
             return false;
         };
         open >= unit.span.start
