@@ -95,13 +95,14 @@ pub const JAVA: Syntax = Syntax {
     ruby_literals: false,
 };
 
-/// Ruby: `#`, `"…"`, `'…'`, percent literals and regexes (heredocs are read as code).
+/// Ruby: `#`, `"…"` and `'…'` (over lines, as Ruby reads them), percent literals,
+/// regexes and heredocs.
 pub const RUBY: Syntax = Syntax {
     line_comments: &["#"],
     block_comment: None,
     nested_blocks: false,
-    multiline_strings: &[],
-    quotes: b"\"'",
+    multiline_strings: &["\"", "'"],
+    quotes: b"",
     char_literals: false,
     rust_raw_strings: false,
     multiline_escapes: true,
@@ -134,6 +135,8 @@ pub fn strip_with_strings(source: &[u8], syntax: &Syntax) -> (String, Vec<std::o
     let starts = start_bytes(syntax);
     let mut i = 0;
     let n = source.len();
+    // Ruby heredocs opened on the current line: their bodies start at its end.
+    let mut heredocs: Vec<Heredoc> = Vec::new();
     while i < n {
         // Most bytes cannot start a comment or literal: copy them in one run.
         let run = i;
@@ -145,6 +148,27 @@ pub fn strip_with_strings(source: &[u8], syntax: &Syntax) -> (String, Vec<std::o
             break;
         }
         let rest = &source[i..];
+        if syntax.ruby_literals && source[i] == b'\n' && !heredocs.is_empty() {
+            push_code(&mut out, b"\n");
+            let body = i + 1;
+            let end = heredocs
+                .drain(..)
+                .fold(body, |from, h| heredoc_end(source, from, &h));
+            blank(&mut out, &source[body..end]);
+            if end > body {
+                strings.push(body..end);
+            }
+            i = end;
+            continue;
+        }
+        if syntax.ruby_literals
+            && let Some((end, heredoc)) = heredoc_opener(source, i)
+        {
+            push_code(&mut out, &source[i..end]);
+            heredocs.push(heredoc);
+            i = end;
+            continue;
+        }
         if syntax.ruby_literals
             && let Some((end, open)) = ruby_literal(source, i)
         {
@@ -243,6 +267,8 @@ fn start_bytes(syntax: &Syntax) -> [bool; 256] {
     if syntax.ruby_literals {
         table[usize::from(b'%')] = true;
         table[usize::from(b'/')] = true;
+        table[usize::from(b'<')] = true;
+        table[usize::from(b'\n')] = true;
     }
     if syntax.rust_raw_strings {
         table[usize::from(b'r')] = true;
@@ -352,6 +378,70 @@ fn rust_raw_string(source: &[u8], i: usize) -> Option<(usize, usize, usize)> {
     Some((end, body - i, close.len()))
 }
 
+/// A Ruby heredoc's terminator, and whether it may be indented (`<<~`, `<<-`).
+struct Heredoc {
+    id: Vec<u8>,
+    indented: bool,
+}
+
+/// A Ruby heredoc opener at `i` (`<<~EOS`, `<<-SQL`, `<<EOS`, `<<~'EOS'`): where the
+/// opener ends and its terminator. An unquoted name starts with a capital letter (not
+/// `x <<y`, a shift; nor `class << self`).
+fn heredoc_opener(source: &[u8], i: usize) -> Option<(usize, Heredoc)> {
+    let rest = source.get(i..)?.strip_prefix(b"<<")?;
+    let (indented, rest) = match rest.first() {
+        Some(b'~' | b'-') => (true, &rest[1..]),
+        _ => (false, rest),
+    };
+    let (id, len) = match rest.first()? {
+        &q @ (b'\'' | b'"' | b'`') => {
+            let close = memchr::memchr(q, &rest[1..])?;
+            let id = &rest[1..1 + close];
+            if id.is_empty() || id.contains(&b'\n') {
+                return None;
+            }
+            (id, close + 2)
+        }
+        b'A'..=b'Z' | b'_' => {
+            let len = rest
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                .count();
+            (&rest[..len], len)
+        }
+        _ => return None,
+    };
+    let end = source.len() - rest.len() + len;
+    Some((
+        end,
+        Heredoc {
+            id: id.to_vec(),
+            indented,
+        },
+    ))
+}
+
+/// The end of a heredoc's body starting at `from`: after its terminator line (before
+/// that line's newline), or `from` if it has none (then it was no heredoc).
+fn heredoc_end(source: &[u8], from: usize, heredoc: &Heredoc) -> usize {
+    let mut at = from;
+    while at < source.len() {
+        let end = memchr::memchr(b'\n', &source[at..]).map_or(source.len(), |k| at + k);
+        let line = &source[at..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = if heredoc.indented {
+            line.trim_ascii_start()
+        } else {
+            line
+        };
+        if line == heredoc.id.as_slice() {
+            return end;
+        }
+        at = end + 1;
+    }
+    from
+}
+
 /// A Ruby percent literal (`%{…}`, `%w[…]`, `%q(…)`, `%r|…|`) or regular expression
 /// (`/…/`) at `i`: its end and the length of its opening delimiter.
 fn ruby_literal(source: &[u8], i: usize) -> Option<(usize, usize)> {
@@ -422,6 +512,10 @@ fn literal_may_start(source: &[u8], i: usize) -> bool {
                 return false;
             }
             let head = source[..i].trim_ascii_end();
+            // First on its line, it starts a literal (Ruby reads a new statement).
+            if source[head.len()..i].contains(&b'\n') {
+                return true;
+            }
             let before = head.last();
             // After a value that cannot be a method name it is the operator.
             if before.is_some_and(|&b| b")]}\"'".contains(&b) || b.is_ascii_digit()) {
@@ -555,6 +649,45 @@ mod tests {
         assert!(out.contains("q = x / 2 + y/3"), "{out}");
         assert!(out.contains("r = s.split(/ /)"), "{out}");
         assert!(out.contains("get(\" \")"), "{out}");
+    }
+
+    #[test]
+    fn ruby_quotes_span_lines_and_heredocs_hold_quotes() {
+        // A single-quoted string over two lines, holding double quotes.
+        let src = "check %w(a), 'ERROR: \"a\"\nUsage: \"b\"'\nexpect(x).to eq(1)\n";
+        let out = strip(src.as_bytes(), &RUBY);
+        assert_eq!(out.lines().nth(2), Some("expect(x).to eq(1)"), "{out}");
+        assert!(!out.contains("Usage"), "{out}");
+        // A heredoc body (an apostrophe in it opens nothing), then code again; a shift
+        // (`list << x`) and `class << self` are no heredocs.
+        let src = "msg = <<~EOS.strip\n  it's done\nEOS\nexpect(msg).to eq(1)\nlist << x\nclass << self\nend\n";
+        let out = strip(src.as_bytes(), &RUBY);
+        assert!(!out.contains("done"), "{out}");
+        assert!(
+            out.contains("expect(msg).to eq(1)\nlist << x\nclass << self"),
+            "{out}"
+        );
+        let (_, strings) = strip_with_strings(src.as_bytes(), &RUBY);
+        assert!(
+            strings
+                .iter()
+                .any(|r| &src[r.clone()] == "  it's done\nEOS"),
+            "{strings:?}"
+        );
+        // A heredoc whose terminator never comes is read as code.
+        let src = "x = <<EOS\nexpect(a).to eq(1)\n";
+        assert_eq!(strip(src.as_bytes(), &RUBY), src);
+    }
+
+    #[test]
+    fn ruby_percent_literal_first_on_its_line_after_a_call() {
+        // After `)` on the line before, `%r{…}` starts a statement: a literal.
+        let src = "if v <= f('3.2')\n  %r{method `x' for}\nelse\n  'y'\nend\nskip\n";
+        let out = strip(src.as_bytes(), &RUBY);
+        assert!(
+            !out.contains("method") && out.ends_with("end\nskip\n"),
+            "{out}"
+        );
     }
 
     #[test]
