@@ -769,8 +769,10 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
         })
         .count();
     // Conditions on the environment that gate checks are compared by themselves
-    // (`gates`): one is new where it gates more of the test's checks than the test
-    // had under that condition (what changed in its branches is judged by the checks).
+    // (`gates`), by counts over the whole test: checks moved under a gate are checks
+    // that left the test's unconditioned ones while its gated ones grew. (A check added
+    // under a condition, a condition rewritten or reformatted, a branch's check
+    // deleted: none of these; the last is judged by the checks.)
     fn gates<'m>(m: &'m Model, u: &Unit) -> Vec<&'m EnvCondition> {
         m.env_conditions
             .iter()
@@ -779,15 +781,36 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
     }
     let (old_gates, new_gates) = (gates(old, ou), gates(new, nu));
     let skips_of = |g: &[&EnvCondition]| g.iter().filter(|c| c.skip.is_some()).count();
+    let gated_checks = |g: &[&EnvCondition]| -> usize {
+        g.iter()
+            .filter(|c| c.skip.is_some())
+            .map(|c| c.checks)
+            .sum()
+    };
+    let free_checks = |u: &Unit, g: &[&EnvCondition]| -> usize {
+        u.checks.len()
+            - g.iter()
+                .map(|c| c.checks)
+                .sum::<usize>()
+                .min(u.checks.len())
+    };
     let oc = oc - skips_of(&old_gates).min(oc);
-    let grown = new_gates.iter().find_map(|c| {
-        let before: usize = old_gates
-            .iter()
-            .filter(|o| o.text == c.text)
-            .map(|o| o.checks)
-            .sum();
-        (c.skip.is_some() && c.checks > before).then_some((c, before))
-    });
+    let (gated_before, gated_after) = (gated_checks(&old_gates), gated_checks(&new_gates));
+    let moved_under =
+        gated_after > gated_before && free_checks(nu, &new_gates) < free_checks(ou, &old_gates);
+    let grown = moved_under
+        .then(|| {
+            // The gate to show: one the test did not have, else the largest.
+            new_gates
+                .iter()
+                .filter(|c| c.skip.is_some())
+                .max_by_key(|c| {
+                    let had = old_gates.iter().any(|o| o.text == c.text);
+                    (!had, c.checks)
+                })
+        })
+        .flatten()
+        .map(|c| (c, gated_after, gated_before));
     let (nc, nu_, ni) = kinds(new, nu);
     let nc = nc - (gated + skips_of(&new_gates)).min(nc);
     let old_texts: Vec<&str> = ou
@@ -809,16 +832,15 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
             })
     };
     let mut out = Vec::new();
-    if let Some((c, before)) = grown
+    if let Some((c, after, before)) = grown
         && let Some(s) = c.skip.map(|s| &new.skips[s])
     {
         let detail = if before == 0 {
             format!("`{}` added", new.src.shown(s.line))
         } else {
             format!(
-                "`{}` now gates {} of `{}`'s checks (before {before})",
+                "`{}`: {after} of `{}`'s checks now run only in some environments (before {before})",
                 new.src.shown(s.line),
-                c.checks,
                 nu.name
             )
         };

@@ -50,23 +50,64 @@ const ENVIRONMENT: &[&str] = &[
     "win_platform",
     "RUBY_PLATFORM",
     "host_os",
+    "getProperty(",
+    "getBoolean(",
+    "option_env!",
+    "OSVersion",
+    "import.meta.env",
+    "Deno.env",
+    "Bun.env",
+    "platform.machine",
+    "platform.python_implementation",
 ];
 
 /// Whether a condition reads the environment: a name from `ENVIRONMENT`, or a CI flag
-/// (`CI`, `isCI`, `IS_CI`, `is_ci`).
+/// (`CI`, `isCI`, `isCi`, `IS_CI`, `is_ci`; not `meanCI`).
 pub(super) fn reads_environment(text: &str) -> bool {
     ENVIRONMENT.iter().any(|t| text.contains(t))
         || text
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
             .any(|word| {
                 word == "CI"
-                    || word.strip_suffix("CI").is_some_and(|head| {
-                        head.ends_with(|c: char| c.is_ascii_lowercase() || c == '_')
-                    })
-                    || word
-                        .strip_suffix("_ci")
-                        .is_some_and(|head| matches!(head, "is" | "in" | "on" | "running"))
+                    || matches!(
+                        word.to_ascii_lowercase().as_str(),
+                        "isci"
+                            | "inci"
+                            | "onci"
+                            | "is_ci"
+                            | "in_ci"
+                            | "on_ci"
+                            | "running_in_ci"
+                            | "runninginci"
+                            | "isrunninginci"
+                            | "is_running_in_ci"
+                    )
             })
+}
+
+/// The words (identifiers) of a text.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+}
+
+/// The name a line binds with `=` or `:=` (`const slow = …`, `let slow: bool = …`,
+/// `private static final boolean SLOW = …`), if it is an assignment.
+fn bound_name(line: &str) -> Option<&str> {
+    let b = line.as_bytes();
+    let eq = (0..b.len()).find(|&i| {
+        b[i] == b'='
+            && b.get(i + 1).is_none_or(|&c| c != b'=' && c != b'>')
+            && (i == 0 || !b"=!<>+-*/%&|^".contains(&b[i - 1]) || b[i - 1] == b':')
+    })?;
+    let target = line[..eq].trim_end().trim_end_matches(':').trim_end();
+    // A type annotation (`slow: bool`, `isCI: boolean`) follows the name.
+    let target = match target.rfind(':') {
+        Some(colon) if !target[..colon].ends_with(':') => target[..colon].trim_end(),
+        _ => target,
+    };
+    let name = words(target).last()?;
+    (!name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
 }
 
 /// Whether `text` starts with the word `w`.
@@ -76,14 +117,56 @@ fn starts_with_word(text: &str, w: &str) -> bool {
 }
 
 /// Whether `text` (trimmed) is a condition's head: `if`, `unless`, `elif`, `elsif`,
-/// `else if`.
+/// `else if`, JUnit's `assumingThat(cond, () -> {`.
 fn is_condition_head(text: &str) -> bool {
-    ["if", "unless", "elif", "elsif", "else"]
+    ["if", "unless", "elif", "elsif", "else", "assumingThat"]
         .iter()
         .any(|w| starts_with_word(text, w))
 }
 
 impl Model<'_> {
+    /// Names bound to a read of the environment (`const slow = !process.env.CI`, `SLOW =
+    /// not os.environ.get("CI")`, `var short = testing.Short()`) and short helpers that
+    /// read it (`fn slow_tests_enabled() -> bool { env::var(…).is_ok() }`): a condition
+    /// on one reads the environment.
+    pub(super) fn find_env_names(&mut self) {
+        if !reads_environment(&self.src.code) {
+            return;
+        }
+        let mut names = Vec::new();
+        for line in self.src.code.lines() {
+            if !reads_environment(line) {
+                continue;
+            }
+            if let Some(name) = bound_name(line) {
+                names.push(name.to_string());
+            }
+        }
+        for unit in &self.units {
+            if unit.role != Role::Test
+                && unit.span.len() < 400
+                && reads_environment(&self.src.code[unit.span.clone()])
+            {
+                names.push(unit.leaf.trim_end_matches(['?', '!']).to_string());
+            }
+        }
+        names.retain(|n| n.len() > 1);
+        names.sort();
+        names.dedup();
+        self.env_names = names;
+    }
+
+    /// Whether `text` reads the environment, directly or through a name bound to it.
+    pub(super) fn reads_env(&self, text: &str) -> bool {
+        reads_environment(text)
+            || (!self.env_names.is_empty()
+                && words(text).any(|w| {
+                    self.env_names
+                        .binary_search_by(|n| n.as_str().cmp(w))
+                        .is_ok()
+                }))
+    }
+
     /// Finds the conditions on the environment around each test's own checks, and
     /// records each that gates them as a conditional skip of the test (one per gate,
     /// however many checks it holds).
@@ -92,7 +175,7 @@ impl Model<'_> {
         for (ui, unit) in self.units.iter().enumerate() {
             if unit.role != Role::Test
                 || unit.checks.is_empty()
-                || !reads_environment(&self.src.code[unit.span.clone()])
+                || !self.reads_env(&self.src.code[unit.span.clone()])
             {
                 continue;
             }
@@ -149,7 +232,7 @@ impl Model<'_> {
         let raw_prefix = &self.src.code[start..at];
         let prefix = raw_prefix.trim();
         let gated_by = |p: &str| {
-            reads_environment(p)
+            self.reads_env(p)
                 && (is_condition_head(p)
                     || ["||", "&&", "?", " or ", " and "]
                         .iter()
@@ -180,7 +263,7 @@ impl Model<'_> {
         if self.language == super::rules::Language::Ruby {
             let rest = &self.src.code[at..self.src.line_end(line).max(at)];
             if let Some(k) = [" if ", " unless "].iter().find_map(|w| rest.find(w))
-                && reads_environment(&rest[k..])
+                && self.reads_env(&rest[k..])
             {
                 return Some((at, true));
             }
@@ -256,7 +339,7 @@ impl Model<'_> {
             }
             let reads = branches
                 .iter()
-                .any(|&(h, o)| reads_environment(&self.src.code[h..o]));
+                .any(|&(h, o)| self.reads_env(&self.src.code[h..o]));
             let empty = !has_else
                 || branches.iter().any(|&(_, o)| {
                     let inside = o..self.src.close_of(o);
@@ -325,7 +408,7 @@ impl Model<'_> {
                 }
             }
             let has_else = starts_with_word(head_of(*heads.last().expect("a head")), "else");
-            let reads = heads.iter().any(|&l| reads_environment(head_of(l)));
+            let reads = heads.iter().any(|&l| self.reads_env(head_of(l)));
             let empty = !has_else
                 || heads.iter().enumerate().any(|(k, &l)| {
                     let end = heads.get(k + 1).map_or_else(
@@ -347,5 +430,52 @@ impl Model<'_> {
             }
         }
         reading
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{bound_name, reads_environment};
+
+    #[test]
+    fn names_bound_by_assignments_in_each_language() {
+        for (line, name) in [
+            ("const runSlow = !process.env.CI;", "runSlow"),
+            ("let slow: bool = std::env::var(\"CI\").is_err();", "slow"),
+            ("const isCI: boolean = Boolean(process.env.CI)", "isCI"),
+            ("SLOW = not os.environ.get(\"CI\")", "SLOW"),
+            ("\tslow := os.Getenv(\"CI\") == \"\"", "slow"),
+            (
+                "private static final boolean SLOW = System.getenv(\"CI\") == null;",
+                "SLOW",
+            ),
+        ] {
+            assert_eq!(bound_name(line), Some(name), "{line}");
+        }
+        // A comparison or an arrow is no assignment.
+        assert_eq!(bound_name("if (process.env.CI == 1) {"), None);
+        assert_eq!(bound_name("it('x', () => expect(a).toBe(1))"), None);
+    }
+
+    #[test]
+    fn ci_flags_are_read_by_name_not_by_any_word_ending_in_ci() {
+        for text in [
+            "if (CI)",
+            "if (!isCI)",
+            "if (!isCi)",
+            "unless is_ci",
+            "IS_CI &&",
+        ] {
+            assert!(reads_environment(text), "{text}");
+        }
+        for text in [
+            "if (meanCI.width > 0)",
+            "if (isASCII(s))",
+            "if (cidr)",
+            "ci += 1",
+            "PCI",
+        ] {
+            assert!(!reads_environment(text), "{text}");
+        }
     }
 }

@@ -142,6 +142,8 @@ pub struct Model<'a> {
     go_checkers: Vec<(String, &'static str)>,
     /// Conditions on the environment around tests' checks (`gates`).
     pub env_conditions: Vec<super::gates::EnvCondition>,
+    /// Names bound to a read of the environment, sorted (`gates`).
+    pub(super) env_names: Vec<String>,
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
@@ -223,6 +225,7 @@ impl<'a> Model<'a> {
             go_checker_object: false,
             go_checkers: Vec::new(),
             env_conditions: Vec::new(),
+            env_names: Vec::new(),
             groups: Vec::new(),
             nested_helpers: Vec::new(),
         };
@@ -230,6 +233,7 @@ impl<'a> Model<'a> {
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
+        model.find_env_names();
         model.find_early_returns();
         model.find_gated_checks();
         model

@@ -478,18 +478,22 @@ impl Model<'_> {
             // A guard skips the test whatever checks it (a helper's may be all it has);
             // any other return only before the test's last check.
             let whole = &self.src.code[unit.span.clone()];
-            if let Some(found) = memchr::memmem::find_iter(whole.as_bytes(), b"return")
+            let mut exits: Vec<usize> = memchr::memmem::find_iter(whole.as_bytes(), b"return")
                 .map(|i| unit.span.start + i)
-                .find(|&at| self.is_guard_return(unit, at))
-            {
+                .collect();
+            if self.language == Language::Ruby {
+                exits.extend(
+                    memchr::memmem::find_iter(whole.as_bytes(), b"next")
+                        .map(|i| unit.span.start + i),
+                );
+                exits.sort_unstable();
+            }
+            if let Some(&found) = exits.iter().find(|&&at| self.is_guard_return(unit, at)) {
                 extra.push((ui, found, SkipKind::Conditional));
                 continue;
             }
             // The first `return` at the top level of the test (most tests have none).
-            let Some(found) = memchr::memmem::find_iter(whole.as_bytes(), b"return")
-                .map(|i| unit.span.start + i)
-                .find(|&at| self.is_top_level_return(unit, at))
-            else {
+            let Some(&found) = exits.iter().find(|&&at| self.is_top_level_return(unit, at)) else {
                 continue;
             };
             // It skips a check after it: the test's own, or a later call of a helper
@@ -497,7 +501,8 @@ impl Model<'_> {
             // `return;`; a local function declared after the return runs when called,
             // before it). Not a return of the checks (`return run().then(() => {
             // expect(…) })`).
-            let after = extent(self.src.b(), found, found + 6, self.language);
+            let len = self.exit_word_len(found);
+            let after = extent(self.src.b(), found, found + len, self.language);
             let own = unit.checks.iter().any(|&c| {
                 let at = self.checks[c].span.start;
                 at > after && !self.in_local_helper(unit, at)
@@ -548,15 +553,93 @@ impl Model<'_> {
     /// `return` is not the first word of its line (the braced form on its own lines is
     /// an early return).
     fn is_guard_return(&self, unit: &Unit, at: usize) -> bool {
-        if self.language == Language::JavaScript {
-            return self.is_one_line_guard_return(unit, at);
+        match self.language {
+            Language::JavaScript => self.is_one_line_guard_return(unit, at),
+            Language::Java | Language::CSharp => {
+                self.is_one_line_guard_return(unit, at) || self.is_braced_guard_return(unit, at)
+            }
+            Language::Rust | Language::Go => self.is_braced_guard_return(unit, at),
+            Language::Python | Language::Ruby => self.is_indented_guard_return(unit, at),
         }
-        if !matches!(
-            self.language,
-            Language::Rust | Language::Go | Language::Java | Language::CSharp
-        ) {
+    }
+
+    /// `if …: return` (Python), `next if …`, `return unless …` (Ruby), or an `if`
+    /// block at the test body's level holding only logging and the `return`.
+    fn is_indented_guard_return(&self, unit: &Unit, at: usize) -> bool {
+        let len = self.exit_word_len(at);
+        if len == 0 {
             return false;
         }
+        let line = self.src.line_of(at);
+        let header = self.src.line_of(self.def_pos(unit));
+        let Some(body_indent) = (header + 1..=line).find_map(|l| self.src.indent(l)) else {
+            return false;
+        };
+        let text = self.src.line_text(line).trim();
+        let rest = &self.src.code[at + len..self.src.line_end(line).max(at + len)];
+        let returned = rest.trim();
+        let word = |t: &str, w: &str| {
+            t.strip_prefix(w)
+                .is_some_and(|r| r.is_empty() || r.starts_with([' ', '(', ':']))
+        };
+        if self.src.indent(line) == Some(body_indent) {
+            // One line: Python's `if CI: return`, Ruby's `next if CI`.
+            return match self.language {
+                Language::Python => {
+                    word(text, "if")
+                        && self.src.code[self.src.line_start(line)..at]
+                            .trim_end()
+                            .ends_with(':')
+                        && matches!(returned, "" | "None")
+                }
+                _ => {
+                    text.starts_with(&self.src.code[at..at + len])
+                        && (word(returned, "if") || word(returned, "unless"))
+                }
+            };
+        }
+        // A block: its head at the body's level, only logging before the exit, and
+        // nothing after it in the block.
+        let Some(head) = (header + 1..line).rev().find(|&l| {
+            self.src
+                .indent(l)
+                .is_some_and(|i| i < self.src.indent(line).unwrap_or(0))
+        }) else {
+            return false;
+        };
+        let head_text = self.src.line_text(head).trim();
+        let logging = (head + 1..line).all(|l| {
+            let t = self.src.line_text(l).trim();
+            t.is_empty() || is_logging(t)
+        });
+        let last = (line + 1..self.src.line_count())
+            .find_map(|l| self.src.indent(l))
+            .is_none_or(|i| i <= body_indent);
+        self.src.indent(head) == Some(body_indent)
+            && (word(head_text, "if") || word(head_text, "unless"))
+            && text == &self.src.code[at..at + len]
+            && logging
+            && last
+    }
+
+    /// The length of the exit keyword at `at` (`return`; Ruby's `next` too), or 0.
+    fn exit_word_len(&self, at: usize) -> usize {
+        let b = self.src.b();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let len = if b[at..].starts_with(b"return") {
+            6
+        } else if self.language == Language::Ruby && b[at..].starts_with(b"next") {
+            4
+        } else {
+            return 0;
+        };
+        let free = !((at > 0 && word(b[at - 1])) || b.get(at + len).is_some_and(|&c| word(c)));
+        if free { len } else { 0 }
+    }
+
+    /// `if (…) { return; }` at the top of a braced test, the block holding only
+    /// logging before the `return`.
+    fn is_braced_guard_return(&self, unit: &Unit, at: usize) -> bool {
         let code = &self.src.code;
         let Some(open) = self.src.enclosing_brace(at) else {
             return false;
@@ -574,7 +657,11 @@ impl Model<'_> {
                 .enclosing_brace(outer)
                 .is_none_or(|o| o < unit.span.start);
         let header_line = self.src.line_of(open);
-        let header = code[self.src.line_start(header_line)..open].trim();
+        let mut header = code[self.src.line_start(header_line)..open].trim();
+        if header.is_empty() {
+            // A brace on its own line (Allman style): the head is on the lines before.
+            header = code[self.block_head(unit, open)..open].trim();
+        }
         let close = self.src.close_of(open);
         let inside = code
             .get(open + 1..close)
@@ -585,9 +672,17 @@ impl Model<'_> {
         let loop_head = header.starts_with("while ")
             || header.starts_with("while(")
             || (self.language == Language::Go && header.starts_with("for "));
+        let statements: Vec<&str> = inside
+            .split([';', '\n'])
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .collect();
+        let only_return = statements.split_last().is_some_and(|(last, before)| {
+            *last == "return" && before.iter().all(|t| is_logging(t))
+        });
         outermost
             && (header.starts_with("if ") || header.starts_with("if(") || loop_head)
-            && matches!(inside, "return" | "return;")
+            && only_return
     }
 
     /// JavaScript: the first `return` directly in a suite's callback that encloses the
@@ -602,7 +697,28 @@ impl Model<'_> {
         let mut at = unit.span.start;
         while let Some(open) = self.src.enclosing_brace(at) {
             at = open;
-            let head = self.src.code[self.head_at(0, open)..open].trim_start();
+            // The head from its line's start (without semicolons, the walk back to a
+            // statement's start can run into the statements before), else from there.
+            let line_head = self.src.code[self.src.line_start(self.src.line_of(open))..open]
+                .trim_start()
+                .trim_start_matches(['}', ')', ' ']);
+            let head = if line_head.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                line_head
+            } else {
+                self.src.code[self.head_at(0, open)..open].trim_start()
+            };
+            // A test defined under a condition on the environment with no `else`
+            // (`if (!process.env.CI) { it(…) }`) is defined only where it holds.
+            if !self.opens_function(open)
+                && (head.starts_with("if (") || head.starts_with("if("))
+                && self.reads_env(head)
+                && !self.src.code[self.src.close_of(open)..]
+                    .trim_start()
+                    .starts_with("else")
+            {
+                return Some((open - head.len(), SkipKind::Conditional));
+            }
+            let head = head.strip_prefix("test.").unwrap_or(head);
             let suite = ["describe", "context", "suite", "fdescribe"]
                 .iter()
                 .any(|w| {
@@ -644,22 +760,29 @@ impl Model<'_> {
                     .any(|h| head.starts_with(h));
                 let rest = &self.src.code[r + 6..self.src.line_end(line).max(r + 6)];
                 let returned = rest[..rest.find([';', '}']).unwrap_or(rest.len())].trim();
-                if !matches!(returned, "" | "void 0" | "undefined") {
+                let returns_nothing = matches!(returned, "" | "void 0" | "undefined")
+                    || (guarded && self.reads_env(&self.src.code[self.src.line_start(line)..r]));
+                if !returns_nothing {
                     return None;
                 }
+                // The `return` sits in an `if`/`while` block directly in the callback.
+                let in_guard_block = ["if", "while"].iter().any(|w| {
+                    self.src.code[self.head_at(open, holder)..holder]
+                        .trim_start()
+                        .starts_with(w)
+                }) && self
+                    .src
+                    .enclosing_brace(holder)
+                    .is_some_and(|o| o >= open && level(o));
+                // `if (CI) {` then `return;` on its own line, the block's last word.
+                let braced_guard = head.starts_with("return")
+                    && in_guard_block
+                    && self.src.code[r + 6..self.src.close_of(holder) - 1]
+                        .trim_start_matches([';', ' ', '\t', '\n', '\r'])
+                        .is_empty();
                 if head.starts_with("return") && level(holder) {
                     Some((r, SkipKind::Unconditional))
-                } else if guarded
-                    && (level(holder)
-                        || (["if", "while"].iter().any(|w| {
-                            self.src.code[self.head_at(open, holder)..holder]
-                                .trim_start()
-                                .starts_with(w)
-                        }) && self
-                            .src
-                            .enclosing_brace(holder)
-                            .is_some_and(|o| o >= open && level(o))))
-                {
+                } else if braced_guard || (guarded && (level(holder) || in_guard_block)) {
                     Some((r, SkipKind::Conditional))
                 } else {
                     None
@@ -691,9 +814,7 @@ impl Model<'_> {
 
     /// Whether the `return` at `at` is the keyword, not part of a name (`returns`).
     fn is_return_keyword(&self, at: usize) -> bool {
-        let b = self.src.b();
-        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
-        !((at > 0 && word(b[at - 1])) || b.get(at + 6).is_some_and(|&c| word(c)))
+        self.exit_word_len(at) > 0
     }
 
     /// `if (…) return;` or `if (…) { return; }` on one line, directly in a JavaScript
@@ -711,7 +832,10 @@ impl Model<'_> {
         // follows the statement on the line.
         let rest = &self.src.code[at + 6..self.src.line_end(line).max(at + 6)];
         let returned = rest[..rest.find([';', '}']).unwrap_or(rest.len())].trim();
-        let nothing_after = matches!(returned, "" | "void 0" | "undefined");
+        // (Or anything, under a condition on the environment: `if (process.env.CI)
+        // return done();`, `return console.warn(…)`.)
+        let nothing_after = matches!(returned, "" | "void 0" | "undefined")
+            || self.reads_env(&self.src.code[start..at]);
         let guard = ["if (", "if(", "while (", "while("]
             .iter()
             .any(|h| head.starts_with(h));
@@ -795,6 +919,42 @@ impl Model<'_> {
     fn def_pos(&self, unit: &Unit) -> usize {
         self.src.line_start(unit.line)
     }
+}
+
+/// Whether a statement only logs (`eprintln!(…)`, `t.Logf(…)`, `console.warn(…)`,
+/// `print(…)`): a guard may say why it returns. (Not Go's `fmt.Print…`: what an
+/// example prints is its check.)
+fn is_logging(statement: &str) -> bool {
+    [
+        "eprintln!",
+        "println!",
+        "eprint!",
+        "print!",
+        "dbg!",
+        "t.Log",
+        "t.Skip",
+        "log.",
+        "log::",
+        "System.out.",
+        "System.err.",
+        "Console.Write",
+        "console.",
+        "logger.",
+        "LOG.",
+        "print(",
+        "warnings.warn(",
+        "sys.stderr.write(",
+        "puts ",
+        "warn ",
+        "$stderr.puts",
+        "Debug.Write",
+        "Trace.Write",
+        "output.WriteLine",
+        "_output.WriteLine",
+        "testOutputHelper.WriteLine",
+    ]
+    .iter()
+    .any(|p| statement.starts_with(p))
 }
 
 /// The type an `impl` header is for (`impl<T> Codec<T>` → `Codec`); none for a header
