@@ -133,15 +133,26 @@ impl Model<'_> {
         if !reads_environment(&self.src.code) {
             return;
         }
+        // (A name also bound to anything else, `got` of `if got := f(); …`, is none.)
         let mut names = Vec::new();
+        let mut others = Vec::new();
         for line in self.src.code.lines() {
-            if !reads_environment(line) {
+            let statement = line.trim_start();
+            if ["if", "for", "while", "switch", "elif", "match"]
+                .iter()
+                .any(|w| starts_with_word(statement, w))
+            {
                 continue;
             }
             if let Some(name) = bound_name(line) {
-                names.push(name.to_string());
+                if reads_environment(line) {
+                    names.push(name.to_string());
+                } else {
+                    others.push(name);
+                }
             }
         }
+        names.retain(|n| !others.contains(&n.as_str()));
         for unit in &self.units {
             if unit.role != Role::Test
                 && unit.span.len() < 400
@@ -222,6 +233,16 @@ impl Model<'_> {
         let at = self.checks[index].span.start;
         let line = self.src.line_of(at);
         let line_start = self.src.line_start(line).max(unit.span.start);
+        // In the check itself: `assert CI or r == 3`, `assert r == 3 if not CI else
+        // True`, `ENV['CI'] or expect(…)`.
+        let own = &self.src.code[self.checks[index].span.clone()];
+        if self.reads_env(own)
+            && (own.contains(" or ")
+                || own.contains("||")
+                || (own.contains(" if ") && own.contains(" else ")))
+        {
+            return Some((at, true));
+        }
         // In its statement, on its line: `if (!CI) expect(…)`, `CI || expect(…)`,
         // `!CI && expect(…)`, `CI ? null : expect(…)`, `if not CI: assert …`.
         let b = self.src.b();
@@ -232,13 +253,14 @@ impl Model<'_> {
         let raw_prefix = &self.src.code[start..at];
         let prefix = raw_prefix.trim();
         let gated_by = |p: &str| {
+            let p = p.trim_start();
             self.reads_env(p)
                 && (is_condition_head(p)
                     || ["||", "&&", "?", " or ", " and "]
                         .iter()
                         .any(|op| p.contains(op)))
         };
-        if gated_by(prefix) {
+        if gated_by(raw_prefix) {
             return Some((
                 start + raw_prefix.len() - raw_prefix.trim_start().len(),
                 true,
