@@ -64,26 +64,41 @@ const ENVIRONMENT: &[&str] = &[
 /// Whether a condition reads the environment: a name from `ENVIRONMENT`, or a CI flag
 /// (`CI`, `isCI`, `isCi`, `IS_CI`, `is_ci`; not `meanCI`).
 pub(super) fn reads_environment(text: &str) -> bool {
-    ENVIRONMENT.iter().any(|t| text.contains(t))
-        || text
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-            .any(|word| {
-                word == "CI"
-                    || matches!(
-                        word.to_ascii_lowercase().as_str(),
-                        "isci"
-                            | "inci"
-                            | "onci"
-                            | "is_ci"
-                            | "in_ci"
-                            | "on_ci"
-                            | "running_in_ci"
-                            | "runninginci"
-                            | "isrunninginci"
-                            | "is_running_in_ci"
-                    )
-            })
+    use aho_corasick::AhoCorasick;
+    use std::sync::OnceLock;
+    // (Literal searches, so that the pass every file gets costs next to nothing.)
+    static NAMES: OnceLock<AhoCorasick> = OnceLock::new();
+    static FLAGS: OnceLock<AhoCorasick> = OnceLock::new();
+    let names = NAMES.get_or_init(|| AhoCorasick::new(ENVIRONMENT).expect("literal patterns"));
+    let flags = FLAGS.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(CI_FLAGS)
+            .expect("literal patterns")
+    });
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    let free_before = |s: usize| s == 0 || !word(b[s - 1]);
+    let free_after = |e: usize| b.get(e).is_none_or(|&c| !word(c));
+    let alone = |s: usize, e: usize| free_before(s) && free_after(e);
+    names.is_match(b)
+        || memchr::memmem::find_iter(b, b"CI").any(|i| alone(i, i + 2))
+        || flags.find_iter(b).any(|m| alone(m.start(), m.end()))
 }
+
+/// CI flags by name, in any case (`isCI`, `isCi`, `IS_CI`, `runningInCI`).
+const CI_FLAGS: &[&str] = &[
+    "isci",
+    "inci",
+    "onci",
+    "is_ci",
+    "in_ci",
+    "on_ci",
+    "runninginci",
+    "running_in_ci",
+    "isrunninginci",
+    "is_running_in_ci",
+];
 
 /// The words (identifiers) of a text.
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -130,7 +145,8 @@ impl Model<'_> {
     /// read it (`fn slow_tests_enabled() -> bool { env::var(…).is_ok() }`): a condition
     /// on one reads the environment.
     pub(super) fn find_env_names(&mut self) {
-        if !reads_environment(&self.src.code) {
+        self.env_read = reads_environment(&self.src.code);
+        if !self.env_read {
             return;
         }
         // (A name also bound to anything else, `got` of `if got := f(); …`, is none.)
@@ -182,6 +198,9 @@ impl Model<'_> {
     /// records each that gates them as a conditional skip of the test (one per gate,
     /// however many checks it holds).
     pub(super) fn find_gated_checks(&mut self) {
+        if !self.env_read {
+            return; // (most files: nothing to read)
+        }
         let mut found: Vec<(usize, usize, usize, bool)> = Vec::new();
         for (ui, unit) in self.units.iter().enumerate() {
             if unit.role != Role::Test

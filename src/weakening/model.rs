@@ -144,6 +144,8 @@ pub struct Model<'a> {
     pub env_conditions: Vec<super::gates::EnvCondition>,
     /// Names bound to a read of the environment, sorted (`gates`).
     pub(super) env_names: Vec<String>,
+    /// Whether the file reads the environment anywhere (`gates`).
+    pub(super) env_read: bool,
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
@@ -226,6 +228,7 @@ impl<'a> Model<'a> {
             go_checkers: Vec::new(),
             env_conditions: Vec::new(),
             env_names: Vec::new(),
+            env_read: false,
             groups: Vec::new(),
             nested_helpers: Vec::new(),
         };

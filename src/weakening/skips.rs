@@ -523,14 +523,24 @@ impl Model<'_> {
                 extra.push((ui, found, SkipKind::Unconditional));
             }
         }
-        // JavaScript: a `return` in a suite's callback before a test's definition.
+        // JavaScript: a `return` in a suite's callback before a test's definition; a
+        // test defined under a condition on the environment.
         if self.language == Language::JavaScript {
-            let mut first_returns = std::collections::HashMap::new();
+            let exits = self.suite_exits();
             for (ui, unit) in self.units.iter().enumerate() {
-                if unit.role == Role::Test
-                    && let Some((at, kind)) = self.suite_return_before(unit, &mut first_returns)
+                if unit.role != Role::Test {
+                    continue;
+                }
+                let start = unit.span.start;
+                if let Some(&(_, at, kind)) = exits
+                    .iter()
+                    .find(|(body, at, _)| body.contains(&start) && *at < start)
                 {
                     extra.push((ui, at, kind));
+                } else if self.env_read
+                    && let Some(at) = self.env_condition_around(unit)
+                {
+                    extra.push((ui, at, SkipKind::Conditional));
                 }
             }
         }
@@ -685,30 +695,79 @@ impl Model<'_> {
             && only_return
     }
 
-    /// JavaScript: the first `return` directly in a suite's callback that encloses the
-    /// test, before the test (`describe('…', () => { return; it(…) })`, or a one-line
-    /// guard `if (CI) return;`): the runner never registers the test. Each callback's
-    /// first such return is found once (`first_returns`).
-    fn suite_return_before(
-        &self,
-        unit: &Unit,
-        first_returns: &mut std::collections::HashMap<usize, Option<(usize, SkipKind)>>,
-    ) -> Option<(usize, SkipKind)> {
+    /// JavaScript: each suite callback's first `return` of its own (`describe('…', () =>
+    /// { return; it(…) })`, or a guard `if (CI) return;`), as (the callback's body, the
+    /// return, its kind): the runner never registers the tests after it. Found from the
+    /// file's few `return`s, not from each test.
+    fn suite_exits(&self) -> Vec<(Range<usize>, usize, SkipKind)> {
+        let mut seen: Vec<usize> = Vec::new();
+        let mut out = Vec::new();
+        for r in memchr::memmem::find_iter(self.src.b(), b"return") {
+            if !self.is_return_keyword(r) {
+                continue;
+            }
+            let Some(holder) = self.src.enclosing_brace(r) else {
+                continue;
+            };
+            // The callback holding it (through bare blocks), or holding its guard block.
+            let mut callbacks = vec![self.out_of_bare_blocks_from(0, holder)];
+            let guard_block = ["if", "while"].iter().any(|w| {
+                self.src.code[self.head_at(0, holder)..holder]
+                    .trim_start()
+                    .starts_with(w)
+            });
+            if guard_block && let Some(o) = self.src.enclosing_brace(holder) {
+                callbacks.push(self.out_of_bare_blocks_from(0, o));
+            }
+            for open in callbacks {
+                if seen.contains(&open) || !self.opens_suite(open) {
+                    continue;
+                }
+                seen.push(open);
+                if let Some((first, kind)) = self.first_return_in(open) {
+                    out.push((open..self.src.close_of(open), first, kind));
+                }
+            }
+        }
+        out
+    }
+
+    /// The head of the block opening at `open`, from its line's start (without
+    /// semicolons, the walk back to a statement's start can run into the statements
+    /// before), else from the statement's start.
+    fn head_of_block(&self, open: usize) -> &str {
+        let line_head = self.src.code[self.src.line_start(self.src.line_of(open))..open]
+            .trim_start()
+            .trim_start_matches(['}', ')', ' ']);
+        if line_head.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            line_head
+        } else {
+            self.src.code[self.head_at(0, open)..open].trim_start()
+        }
+    }
+
+    /// Whether `open` is a suite's callback: `describe(…, () => {`, `context`, `suite`,
+    /// `describe.each(…)(…, …)`, Playwright's `test.describe`.
+    fn opens_suite(&self, open: usize) -> bool {
+        let head = self.head_of_block(open);
+        let head = head.strip_prefix("test.").unwrap_or(head);
+        ["describe", "context", "suite", "fdescribe"]
+            .iter()
+            .any(|w| {
+                head.strip_prefix(w)
+                    .is_some_and(|r| r.starts_with(['(', '.']))
+            })
+            && self.opens_function(open)
+    }
+
+    /// JavaScript: where an `if` on the environment with no `else` around the test's
+    /// definition starts (`if (!process.env.CI) { it(…) }`): the test is defined only
+    /// where it holds.
+    fn env_condition_around(&self, unit: &Unit) -> Option<usize> {
         let mut at = unit.span.start;
         while let Some(open) = self.src.enclosing_brace(at) {
             at = open;
-            // The head from its line's start (without semicolons, the walk back to a
-            // statement's start can run into the statements before), else from there.
-            let line_head = self.src.code[self.src.line_start(self.src.line_of(open))..open]
-                .trim_start()
-                .trim_start_matches(['}', ')', ' ']);
-            let head = if line_head.starts_with(|c: char| c.is_ascii_alphabetic()) {
-                line_head
-            } else {
-                self.src.code[self.head_at(0, open)..open].trim_start()
-            };
-            // A test defined under a condition on the environment with no `else`
-            // (`if (!process.env.CI) { it(…) }`) is defined only where it holds.
+            let head = self.head_of_block(open);
             if !self.opens_function(open)
                 && (head.starts_with("if (") || head.starts_with("if("))
                 && self.reads_env(head)
@@ -716,25 +775,7 @@ impl Model<'_> {
                     .trim_start()
                     .starts_with("else")
             {
-                return Some((open - head.len(), SkipKind::Conditional));
-            }
-            let head = head.strip_prefix("test.").unwrap_or(head);
-            let suite = ["describe", "context", "suite", "fdescribe"]
-                .iter()
-                .any(|w| {
-                    head.strip_prefix(w)
-                        .is_some_and(|r| r.starts_with(['(', '.']))
-                });
-            if !suite || !self.opens_function(open) {
-                continue;
-            }
-            let first = *first_returns
-                .entry(open)
-                .or_insert_with(|| self.first_return_in(open));
-            if let Some((r, kind)) = first
-                && r < unit.span.start
-            {
-                return Some((r, kind));
+                return Some(open - head.len());
             }
         }
         None
