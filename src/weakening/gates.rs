@@ -405,16 +405,8 @@ impl Model<'_> {
         let first_line = self.src.line_of(unit.span.start);
         let last_line = self.src.line_of(unit.span.end.saturating_sub(1));
         let head_of = |l: usize| self.src.line_text(l).trim_start();
-        let mut indent = self.src.indent(line)?;
         let mut reading = None;
-        for h in (first_line..line).rev() {
-            let Some(i) = self.src.indent(h) else {
-                continue;
-            };
-            if i >= indent {
-                continue;
-            }
-            indent = i;
+        for (h, i) in self.indent_headers(unit, line) {
             if !is_condition_head(head_of(h)) {
                 continue;
             }

@@ -841,6 +841,25 @@ impl<'a> Model<'a> {
         h
     }
 
+    /// The lines heading the indented blocks that hold `line` within `unit`, innermost
+    /// first, with their indentation (none for a blank line).
+    pub(super) fn indent_headers(
+        &self,
+        unit: &Unit,
+        line: usize,
+    ) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let first_line = self.src.line_of(unit.span.start);
+        let mut indent = self.src.indent(line);
+        (first_line..line).rev().filter_map(move |h| {
+            let i = self.src.indent(h)?;
+            if i >= indent? {
+                return None;
+            }
+            indent = Some(i);
+            Some((h, i))
+        })
+    }
+
     /// [`Model::alternative`] for blocks by indentation (Python's `if`/`elif`/`else:`,
     /// Ruby's `if`/`elsif`/`else`), by lines.
     fn alternative_indented(&self, unit: &Unit, line: usize) -> Option<(usize, usize)> {
@@ -856,15 +875,7 @@ impl<'a> Model<'a> {
         const IF: &[&str] = &["if", "unless"];
         const ELSE: &[&str] = &["else", "elif", "elsif"];
         let mut found = None;
-        let mut indent = self.src.indent(line)?;
-        for h in (first_line..line).rev() {
-            let Some(i) = self.src.indent(h) else {
-                continue;
-            };
-            if i >= indent {
-                continue;
-            }
-            indent = i;
+        for (h, i) in self.indent_headers(unit, line) {
             if !(starts(h, IF) || starts(h, ELSE)) {
                 continue;
             }
