@@ -769,10 +769,11 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
         })
         .count();
     // Conditions on the environment that gate checks are compared by themselves
-    // (`gates`), by counts over the whole test: checks moved under a gate are checks
-    // that left the test's unconditioned ones while its gated ones grew. (A check added
-    // under a condition, a condition rewritten or reformatted, a branch's check
-    // deleted: none of these; the last is judged by the checks.)
+    // (`gates`), over the whole test: a check moved under a gate is one whose text left
+    // the test's unconditioned checks for a gated one, or (edited on the way) checks
+    // that left the unconditioned ones while the gated ones grew. (A check added under a
+    // condition, a condition rewritten or reformatted, a gated value edited, a
+    // branch's check deleted: none of these; the last is judged by the checks.)
     fn gates<'m>(m: &'m Model, u: &Unit) -> Vec<&'m EnvCondition> {
         m.env_conditions
             .iter()
@@ -781,23 +782,38 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
     }
     let (old_gates, new_gates) = (gates(old, ou), gates(new, nu));
     let skips_of = |g: &[&EnvCondition]| g.iter().filter(|c| c.skip.is_some()).count();
-    let gated_checks = |g: &[&EnvCondition]| -> usize {
+    let gated_checks = |g: &[&EnvCondition]| -> Vec<usize> {
         g.iter()
             .filter(|c| c.skip.is_some())
-            .map(|c| c.checks)
-            .sum()
+            .flat_map(|c| c.checks.iter().copied())
+            .collect()
     };
-    let free_checks = |u: &Unit, g: &[&EnvCondition]| -> usize {
-        u.checks.len()
-            - g.iter()
-                .map(|c| c.checks)
-                .sum::<usize>()
-                .min(u.checks.len())
+    let free_checks = |u: &Unit, g: &[&EnvCondition]| -> Vec<usize> {
+        u.checks
+            .iter()
+            .copied()
+            .filter(|i| !g.iter().any(|c| c.checks.contains(i)))
+            .collect()
     };
     let oc = oc - skips_of(&old_gates).min(oc);
-    let (gated_before, gated_after) = (gated_checks(&old_gates), gated_checks(&new_gates));
-    let moved_under =
-        gated_after > gated_before && free_checks(nu, &new_gates) < free_checks(ou, &old_gates);
+    let (gated_old, gated_new) = (gated_checks(&old_gates), gated_checks(&new_gates));
+    let (gated_before, gated_after) = (gated_old.len(), gated_new.len());
+    let moved_under = !gated_new.is_empty() && {
+        let (free_old, free_new) = (free_checks(ou, &old_gates), free_checks(nu, &new_gates));
+        let same_language = old.language == new.language;
+        let keys = |m: &Model, list: &[usize]| -> Vec<String> {
+            list.iter().map(|&c| m.check_key(c, file.rules).0).collect()
+        };
+        let counted = gated_after > gated_before && free_new.len() < free_old.len();
+        counted
+            || (same_language && {
+                let (free_old, free_new) = (keys(old, &free_old), keys(new, &free_new));
+                let count = |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
+                keys(new, &gated_new)
+                    .iter()
+                    .any(|k| count(&free_old, k) > count(&free_new, k))
+            })
+    };
     let grown = moved_under
         .then(|| {
             // The gate to show: one the test did not have, else the largest.
@@ -806,7 +822,7 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
                 .filter(|c| c.skip.is_some())
                 .max_by_key(|c| {
                     let had = old_gates.iter().any(|o| o.text == c.text);
-                    (!had, c.checks)
+                    (!had, c.checks.len())
                 })
         })
         .flatten()

@@ -15,8 +15,8 @@ pub struct EnvCondition {
     pub unit: usize,
     /// The head's line, squeezed (`if(!process.env.CI){`).
     pub text: String,
-    /// How many of the test's checks sit under it (in any branch).
-    pub checks: usize,
+    /// The test's checks under it, in any branch (indices into `Model::checks`).
+    pub checks: Vec<usize>,
     /// The conditional skip it makes (an index into `Model::skips`) if a branch checks
     /// nothing.
     pub skip: Option<usize>,
@@ -201,7 +201,7 @@ impl Model<'_> {
         if !self.env_read {
             return; // (most files: nothing to read)
         }
-        let mut found: Vec<(usize, usize, usize, bool)> = Vec::new();
+        let mut found: Vec<(usize, usize, Vec<usize>, bool)> = Vec::new();
         for (ui, unit) in self.units.iter().enumerate() {
             if unit.role != Role::Test
                 || unit.checks.is_empty()
@@ -214,10 +214,10 @@ impl Model<'_> {
                 if let Some((at, gated)) = self.gate_of(unit, c) {
                     match found[from..].iter_mut().find(|f| f.1 == at) {
                         Some(f) => {
-                            f.2 += 1;
+                            f.2.push(c);
                             f.3 |= gated;
                         }
-                        None => found.push((ui, at, 1, gated)),
+                        None => found.push((ui, at, vec![c], gated)),
                     }
                 }
             }
