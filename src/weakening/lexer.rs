@@ -133,14 +133,22 @@ pub fn strip_with_strings(source: &[u8], syntax: &Syntax) -> (String, Vec<std::o
     let mut strings = Vec::new();
     let mut out = Vec::with_capacity(source.len());
     let starts = start_bytes(syntax);
+    let mut heredoc_starts = starts;
+    heredoc_starts[usize::from(b'\n')] = true;
     let mut i = 0;
     let n = source.len();
     // Ruby heredocs opened on the current line: their bodies start at its end.
     let mut heredocs: Vec<Heredoc> = Vec::new();
     while i < n {
         // Most bytes cannot start a comment or literal: copy them in one run.
+        // (A newline stops the run only when a heredoc's body starts there.)
         let run = i;
-        while i < n && !starts[usize::from(source[i])] {
+        let table = if heredocs.is_empty() {
+            &starts
+        } else {
+            &heredoc_starts
+        };
+        while i < n && !table[usize::from(source[i])] {
             i += 1;
         }
         push_code(&mut out, &source[run..i]);
@@ -268,7 +276,6 @@ fn start_bytes(syntax: &Syntax) -> [bool; 256] {
         table[usize::from(b'%')] = true;
         table[usize::from(b'/')] = true;
         table[usize::from(b'<')] = true;
-        table[usize::from(b'\n')] = true;
     }
     if syntax.rust_raw_strings {
         table[usize::from(b'r')] = true;
