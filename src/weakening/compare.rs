@@ -798,22 +798,53 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
     let oc = oc - skips_of(&old_gates).min(oc);
     let (gated_old, gated_new) = (gated_checks(&old_gates), gated_checks(&new_gates));
     let (gated_before, gated_after) = (gated_old.len(), gated_new.len());
-    let moved_under = !gated_new.is_empty() && {
-        let (free_old, free_new) = (free_checks(ou, &old_gates), free_checks(nu, &new_gates));
-        let same_language = old.language == new.language;
-        let keys = |m: &Model, list: &[usize]| -> Vec<String> {
-            list.iter().map(|&c| m.check_key(c, file.rules).0).collect()
-        };
-        let counted = gated_after > gated_before && free_new.len() < free_old.len();
-        counted
-            || (same_language && {
-                let (free_old, free_new) = (keys(old, &free_old), keys(new, &free_new));
-                let count = |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
-                keys(new, &gated_new)
-                    .iter()
-                    .any(|k| count(&free_old, k) > count(&free_new, k))
-            })
+    // Calls of local helpers that hold checks, by name: those under a gate, those
+    // under no condition. A call moved under a gate gates the helper's checks.
+    let gated_calls = |m: &Model, g: &[&EnvCondition]| -> Vec<String> {
+        g.iter()
+            .filter(|c| c.skip.is_some())
+            .flat_map(|c| c.calls.iter().map(|&at| m.word_at(at).to_string()))
+            .collect()
     };
+    let free_calls = |m: &Model, u: &Unit, g: &[&EnvCondition]| -> Vec<String> {
+        m.checking_calls(u)
+            .into_iter()
+            .filter(|at| !g.iter().any(|c| c.calls.contains(at)))
+            .map(|at| m.word_at(at).to_string())
+            .collect()
+    };
+    let call_moved_under = old.language == new.language
+        && new_gates
+            .iter()
+            .any(|c| c.skip.is_some() && !c.calls.is_empty())
+        && {
+            let (free_old, free_new) = (
+                free_calls(old, ou, &old_gates),
+                free_calls(new, nu, &new_gates),
+            );
+            let count = |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
+            gated_calls(new, &new_gates)
+                .iter()
+                .any(|k| count(&free_old, k) > count(&free_new, k))
+        };
+    let moved_under = call_moved_under
+        || !gated_new.is_empty() && {
+            let (free_old, free_new) = (free_checks(ou, &old_gates), free_checks(nu, &new_gates));
+            let same_language = old.language == new.language;
+            let keys = |m: &Model, list: &[usize]| -> Vec<String> {
+                list.iter().map(|&c| m.check_key(c, file.rules).0).collect()
+            };
+            let counted = gated_after > gated_before && free_new.len() < free_old.len();
+            counted
+                || (same_language && {
+                    let (free_old, free_new) = (keys(old, &free_old), keys(new, &free_new));
+                    let count =
+                        |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
+                    keys(new, &gated_new)
+                        .iter()
+                        .any(|k| count(&free_old, k) > count(&free_new, k))
+                })
+        };
     let grown = moved_under
         .then(|| {
             // The gate to show: one the test did not have, else the largest.

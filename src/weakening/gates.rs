@@ -5,8 +5,10 @@
 //! a conditional skip, compared like any other: one added to a test that existed is
 //! `skip-added`; a gate the test already had, or one on a brand-new test, is not.
 
-use super::checks;
+use super::checks::{self, Strength};
 use super::model::{Model, Role, Skip, SkipKind, Unit};
+use super::rules::Rules;
+use std::ops::Range;
 
 /// A condition on the environment around some of a test's checks.
 #[derive(Debug, Clone)]
@@ -17,17 +19,19 @@ pub struct EnvCondition {
     pub text: String,
     /// The test's checks under it, in any branch (indices into `Model::checks`).
     pub checks: Vec<usize>,
+    /// Calls under it of local helpers that hold checks (their positions).
+    pub calls: Vec<usize>,
     /// The conditional skip it makes (an index into `Model::skips`) if a branch checks
     /// nothing.
     pub skip: Option<usize>,
 }
 
-/// What a condition reads when it reads the environment or the platform (in blanked
-/// code: strings are blank, so the names outside them).
-const ENVIRONMENT: &[&str] = &[
+/// What a condition reads when it reads an environment variable or a runner's option
+/// (in blanked code: strings are blank, so the names outside them).
+const VARIABLES: &[&str] = &[
     "process.env",
-    "process.platform",
-    "os.environ",
+    "environ[",
+    "environ.get(",
     "getenv",
     "Getenv",
     "LookupEnv",
@@ -36,13 +40,27 @@ const ENVIRONMENT: &[&str] = &[
     "ENV[",
     "ENV.",
     "GetEnvironmentVariable",
+    "testing.Short()",
+    "getProperty(",
+    "getBoolean(",
+    "option_env!",
+    "import.meta.env",
+    "Deno.env",
+    "Bun.env",
+    "getoption(",
+    "config.option.",
+];
+
+/// What a condition reads when it reads the platform: a check under one may hold
+/// another expected value on each side (`if sys.platform == "win32"`).
+const PLATFORM: &[&str] = &[
+    "process.platform",
     "sys.platform",
     "platform.system",
     "os.name",
     "os.platform(",
     "runtime.GOOS",
     "runtime.GOARCH",
-    "testing.Short()",
     "cfg!(",
     "OperatingSystem.Is",
     "IsOSPlatform",
@@ -50,40 +68,65 @@ const ENVIRONMENT: &[&str] = &[
     "win_platform",
     "RUBY_PLATFORM",
     "host_os",
-    "getProperty(",
-    "getBoolean(",
-    "option_env!",
     "OSVersion",
-    "import.meta.env",
-    "Deno.env",
-    "Bun.env",
     "platform.machine",
     "platform.python_implementation",
 ];
 
-/// Whether a condition reads the environment: a name from `ENVIRONMENT`, or a CI flag
-/// (`CI`, `isCI`, `isCi`, `IS_CI`, `is_ci`; not `meanCI`).
-pub(super) fn reads_environment(text: &str) -> bool {
+/// Calls that read the environment when called bare, after `use std::env::var`
+/// (`var("CI")`; not `x.var(…)`, not `set_var(…)`).
+const BARE_CALLS: &[&str] = &["var("];
+
+/// Searches for `VARIABLES`, `PLATFORM`, `CI_FLAGS` (by word, any case) and
+/// `BARE_CALLS` (not after a word or a dot), built once: literal searches, so that
+/// the pass every file gets costs next to nothing.
+struct Readers {
+    variables: aho_corasick::AhoCorasick,
+    platform: aho_corasick::AhoCorasick,
+    flags: aho_corasick::AhoCorasick,
+    bare: aho_corasick::AhoCorasick,
+}
+
+fn readers() -> &'static Readers {
     use aho_corasick::AhoCorasick;
-    use std::sync::OnceLock;
-    // (Literal searches, so that the pass every file gets costs next to nothing.)
-    static NAMES: OnceLock<AhoCorasick> = OnceLock::new();
-    static FLAGS: OnceLock<AhoCorasick> = OnceLock::new();
-    let names = NAMES.get_or_init(|| AhoCorasick::new(ENVIRONMENT).expect("literal patterns"));
-    let flags = FLAGS.get_or_init(|| {
-        AhoCorasick::builder()
+    static READERS: std::sync::OnceLock<Readers> = std::sync::OnceLock::new();
+    READERS.get_or_init(|| Readers {
+        variables: AhoCorasick::new(VARIABLES).expect("literal patterns"),
+        platform: AhoCorasick::new(PLATFORM).expect("literal patterns"),
+        flags: AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .build(CI_FLAGS)
-            .expect("literal patterns")
-    });
+            .expect("literal patterns"),
+        bare: AhoCorasick::new(BARE_CALLS).expect("literal patterns"),
+    })
+}
+
+/// Whether a condition reads the environment: an environment variable, a runner's
+/// option, the platform, or a CI flag (`CI`, `isCI`, `isCi`, `IS_CI`, `is_ci`; not
+/// `meanCI`).
+pub(super) fn reads_environment(text: &str) -> bool {
+    reads_platform(text) || reads_variables(text)
+}
+
+/// Whether a condition reads the platform.
+fn reads_platform(text: &str) -> bool {
+    readers().platform.is_match(text)
+}
+
+/// Whether a condition reads an environment variable, a runner's option or a CI flag.
+fn reads_variables(text: &str) -> bool {
+    let r = readers();
     let b = text.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
     let free_before = |s: usize| s == 0 || !word(b[s - 1]);
     let free_after = |e: usize| b.get(e).is_none_or(|&c| !word(c));
     let alone = |s: usize, e: usize| free_before(s) && free_after(e);
-    names.is_match(b)
+    r.variables.is_match(b)
         || memchr::memmem::find_iter(b, b"CI").any(|i| alone(i, i + 2))
-        || flags.find_iter(b).any(|m| alone(m.start(), m.end()))
+        || r.flags.find_iter(b).any(|m| alone(m.start(), m.end()))
+        || r.bare
+            .find_iter(b)
+            .any(|m| free_before(m.start()) && (m.start() == 0 || b[m.start() - 1] != b'.'))
 }
 
 /// CI flags by name, in any case (`isCI`, `isCi`, `IS_CI`, `runningInCI`).
@@ -99,6 +142,11 @@ const CI_FLAGS: &[&str] = &[
     "isrunninginci",
     "is_running_in_ci",
 ];
+
+/// Whether a word of `text` is one of `names` (sorted).
+fn names_in(names: &[String], text: &str) -> bool {
+    !names.is_empty() && words(text).any(|w| names.binary_search_by(|n| n.as_str().cmp(w)).is_ok())
+}
 
 /// The words (identifiers) of a text.
 fn words(text: &str) -> impl Iterator<Item = &str> {
@@ -139,6 +187,13 @@ fn is_condition_head(text: &str) -> bool {
         .any(|w| starts_with_word(text, w))
 }
 
+/// What the gate readers ask about: a test, with its calls of checking helpers.
+struct Ask<'a> {
+    unit: &'a Unit,
+    rules: &'a Rules,
+    calls: &'a [usize],
+}
+
 impl Model<'_> {
     /// Names bound to a read of the environment (`const slow = !process.env.CI`, `SLOW =
     /// not os.environ.get("CI")`, `var short = testing.Short()`) and short helpers that
@@ -151,6 +206,7 @@ impl Model<'_> {
         }
         // (A name also bound to anything else, `got` of `if got := f(); …`, is none.)
         let mut names = Vec::new();
+        let mut variables = Vec::new();
         let mut others = Vec::new();
         for line in self.src.code.lines() {
             let statement = line.trim_start();
@@ -163,98 +219,166 @@ impl Model<'_> {
             if let Some(name) = bound_name(line) {
                 if reads_environment(line) {
                     names.push(name.to_string());
+                    if reads_variables(line) {
+                        variables.push(name.to_string());
+                    }
                 } else {
                     others.push(name);
                 }
             }
         }
-        names.retain(|n| !others.contains(&n.as_str()));
+        for list in [&mut names, &mut variables] {
+            list.retain(|n| !others.contains(&n.as_str()));
+        }
         for unit in &self.units {
-            if unit.role != Role::Test
-                && unit.span.len() < 400
-                && reads_environment(&self.src.code[unit.span.clone()])
-            {
-                names.push(unit.leaf.trim_end_matches(['?', '!']).to_string());
+            let text = &self.src.code[unit.span.clone()];
+            if unit.role != Role::Test && unit.span.len() < 400 && reads_environment(text) {
+                let name = unit.leaf.trim_end_matches(['?', '!']).to_string();
+                if reads_variables(text) {
+                    variables.push(name.clone());
+                }
+                names.push(name);
             }
         }
-        names.retain(|n| n.len() > 1);
-        names.sort();
-        names.dedup();
+        for list in [&mut names, &mut variables] {
+            list.retain(|n| n.len() > 1);
+            list.sort();
+            list.dedup();
+        }
         self.env_names = names;
+        self.env_variable_names = variables;
     }
 
     /// Whether `text` reads the environment, directly or through a name bound to it.
     pub(super) fn reads_env(&self, text: &str) -> bool {
-        reads_environment(text)
-            || (!self.env_names.is_empty()
-                && words(text).any(|w| {
-                    self.env_names
-                        .binary_search_by(|n| n.as_str().cmp(w))
-                        .is_ok()
-                }))
+        reads_environment(text) || names_in(&self.env_names, text)
+    }
+
+    /// Whether `text` reads an environment variable, a runner's option or a CI flag,
+    /// directly or through a name bound to one (not only the platform).
+    fn reads_env_variables(&self, text: &str) -> bool {
+        reads_variables(text) || names_in(&self.env_variable_names, text)
     }
 
     /// Finds the conditions on the environment around each test's own checks, and
     /// records each that gates them as a conditional skip of the test (one per gate,
     /// however many checks it holds).
-    pub(super) fn find_gated_checks(&mut self) {
+    pub(super) fn find_gated_checks(&mut self, rules: &Rules) {
         if !self.env_read {
             return; // (most files: nothing to read)
         }
-        let mut found: Vec<(usize, usize, Vec<usize>, bool)> = Vec::new();
+        struct Found {
+            unit: usize,
+            at: usize,
+            checks: Vec<usize>,
+            calls: Vec<usize>,
+            gated: bool,
+        }
+        let mut found: Vec<Found> = Vec::new();
         for (ui, unit) in self.units.iter().enumerate() {
-            if unit.role != Role::Test
-                || unit.checks.is_empty()
-                || !self.reads_env(&self.src.code[unit.span.clone()])
-            {
+            if unit.role != Role::Test || !self.reads_env(&self.src.code[unit.span.clone()]) {
                 continue;
             }
+            let calls = self.checking_calls(unit);
+            if unit.checks.is_empty() && calls.is_empty() {
+                continue;
+            }
+            let ask = Ask {
+                unit,
+                rules,
+                calls: &calls,
+            };
             let from = found.len();
-            for &c in &unit.checks {
-                if let Some((at, gated)) = self.gate_of(unit, c) {
-                    match found[from..].iter_mut().find(|f| f.1 == at) {
-                        Some(f) => {
-                            f.2.push(c);
-                            f.3 |= gated;
-                        }
-                        None => found.push((ui, at, vec![c], gated)),
+            let subjects = unit
+                .checks
+                .iter()
+                .map(|&c| (Some(c), self.checks[c].span.clone(), self.rank(c, rules)))
+                .chain(calls.iter().map(|&at| (None, at..at, 2)));
+            for (check, span, rank) in subjects {
+                let Some((at, gated)) = self.gate_of(&ask, span.clone(), rank) else {
+                    continue;
+                };
+                let f = match found[from..].iter().position(|f| f.at == at) {
+                    Some(k) => &mut found[from + k],
+                    None => {
+                        found.push(Found {
+                            unit: ui,
+                            at,
+                            checks: Vec::new(),
+                            calls: Vec::new(),
+                            gated: false,
+                        });
+                        found.last_mut().expect("just pushed")
                     }
+                };
+                match check {
+                    Some(c) => f.checks.push(c),
+                    None => f.calls.push(span.start),
                 }
+                f.gated |= gated;
             }
         }
-        for (unit, at, checks, gated) in found {
-            let line = self.src.line_of(at);
+        for f in found {
+            let line = self.src.line_of(f.at);
             let text = checks::squeeze(self.src.line_text(line));
-            let skip = gated.then(|| {
+            let skip = f.gated.then(|| {
                 self.skips.push(Skip {
-                    pos: at,
+                    pos: f.at,
                     line,
                     text: text.clone(),
                     kind: SkipKind::Conditional,
                 });
-                self.units[unit].skips.push(self.skips.len() - 1);
+                self.units[f.unit].skips.push(self.skips.len() - 1);
                 self.skips.len() - 1
             });
             self.env_conditions.push(EnvCondition {
-                unit,
+                unit: f.unit,
                 text,
-                checks,
+                checks: f.checks,
+                calls: f.calls,
                 skip,
             });
         }
     }
 
-    /// Where the condition on the environment around check `index` starts, and whether
-    /// it gates the check (it runs only when the environment allows): a condition
-    /// before it in its statement, a Ruby modifier after it, or an enclosing `if`
-    /// chain (gating if a branch checks nothing).
-    fn gate_of(&self, unit: &Unit, index: usize) -> Option<(usize, bool)> {
-        let at = self.checks[index].span.start;
+    /// Calls in a test of local helpers that hold checks (their positions), outside
+    /// the test's own local helpers: a condition around one gates its checks.
+    pub(super) fn checking_calls(&self, unit: &Unit) -> Vec<usize> {
+        self.all_calls(unit)
+            .into_iter()
+            .filter(|&(name, at)| {
+                name != unit.leaf
+                    && !self.in_local_helper(unit, at)
+                    && self
+                        .helper_for(unit, name)
+                        .is_some_and(|h| !self.checks_of(h).is_empty())
+            })
+            .map(|(_, at)| at)
+            .collect()
+    }
+
+    /// How strong a check is, for comparing the branches of a condition: exact values
+    /// and expected errors are not weaker than each other.
+    fn rank(&self, index: usize, rules: &Rules) -> u8 {
+        match self.check_key(index, rules).1 {
+            Strength::Void => 0,
+            Strength::Weak => 1,
+            Strength::Other | Strength::Equality => 2,
+        }
+    }
+
+    /// Where the condition on the environment around a check (or a checking call) at
+    /// `span` starts, and whether it gates it (it runs only when the environment
+    /// allows): a condition before it in its statement, a Ruby modifier after it, or an
+    /// enclosing `if` chain ([`Model::gates`]).
+    fn gate_of(&self, ask: &Ask, span: Range<usize>, rank: u8) -> Option<(usize, bool)> {
+        let unit = ask.unit;
+        let at = span.start;
         let line = self.src.line_of(at);
         let line_start = self.src.line_start(line).max(unit.span.start);
         // In the check itself: `assert CI or r == 3`, `assert r == 3 if not CI else
         // True`, `ENV['CI'] or expect(…)`.
-        let own = &self.src.code[self.checks[index].span.clone()];
+        let own = &self.src.code[span];
         if self.reads_env(own)
             && (own.contains(" or ")
                 || own.contains("||")
@@ -310,19 +434,54 @@ impl Model<'_> {
             }
         }
         if self.language.indented() {
-            self.gate_by_indent(unit, index)
+            self.gate_by_indent(ask, at, rank)
         } else {
-            self.gate_by_braces(unit, index)
+            self.gate_by_braces(ask, at, rank)
         }
     }
 
-    /// The innermost enclosing `if` chain (braced) that reads the environment and has
-    /// a branch without a check of the test (no `else` is such a branch), else the
-    /// innermost that reads it.
-    fn gate_by_braces(&self, unit: &Unit, index: usize) -> Option<(usize, bool)> {
+    /// Whether an `if` chain on the environment (its heads, its branches' bodies)
+    /// gates check `index`: a branch checks nothing (no `else` is such a branch), or,
+    /// on a variable rather than the platform, a branch checks only weaker than it
+    /// (`if (process.env.CI) { expect(r).toBeDefined() } else { expect(r).toBe(3) }`:
+    /// in CI the exact check never runs). On the platform each side may expect its own
+    /// value, so checks on both sides are no gate.
+    fn gates(
+        &self,
+        ask: &Ask,
+        own: u8,
+        heads: &[&str],
+        bodies: &[Range<usize>],
+        has_else: bool,
+    ) -> bool {
+        let strongest = |body: &Range<usize>| {
+            let checks = ask
+                .unit
+                .checks
+                .iter()
+                .filter(|&&c| body.contains(&self.checks[c].span.start))
+                .map(|&c| self.rank(c, ask.rules));
+            let calls = ask
+                .calls
+                .iter()
+                .filter(|&&at| body.contains(&at))
+                .map(|_| 2);
+            checks.chain(calls).max()
+        };
+        if !has_else || bodies.iter().any(|b| strongest(b).is_none()) {
+            return true;
+        }
+        heads.iter().any(|h| self.reads_env_variables(h))
+            && bodies.iter().any(|b| strongest(b).is_some_and(|s| s < own))
+    }
+
+    /// The innermost enclosing `if` chain (braced) that reads the environment and gates
+    /// the check ([`Model::gates`]), else the innermost that reads it.
+    fn gate_by_braces(&self, ask: &Ask, at: usize, rank: u8) -> Option<(usize, bool)> {
+        let unit = ask.unit;
         let b = self.src.b();
         let mut reading = None;
-        let mut at = self.checks[index].span.start;
+        let mut at = at;
         while let Some(open) = self.src.enclosing_brace(at) {
             if open < unit.span.start {
                 return None;
@@ -336,6 +495,18 @@ impl Model<'_> {
                 if starts_with_word(&self.src.code[init..], "if") {
                     h = init;
                 }
+            }
+            // A `switch` on the environment: its arms are the branches.
+            if starts_with_word(&self.src.code[h..open], "switch") {
+                let head = &self.src.code[h..open];
+                if self.reads_env(head) {
+                    let (arms, has_default) = self.switch_arms(open);
+                    if self.gates(ask, rank, &[head], &arms, has_default) {
+                        return Some((h, true));
+                    }
+                    reading.get_or_insert((h, false));
+                }
+                continue;
             }
             if !is_condition_head(&self.src.code[h..open]) {
                 continue;
@@ -378,18 +549,16 @@ impl Model<'_> {
                     break;
                 }
             }
-            let reads = branches
+            let heads: Vec<&str> = branches
                 .iter()
-                .any(|&(h, o)| self.reads_env(&self.src.code[h..o]));
-            let empty = !has_else
-                || branches.iter().any(|&(_, o)| {
-                    let inside = o..self.src.close_of(o);
-                    !unit
-                        .checks
-                        .iter()
-                        .any(|&c| inside.contains(&self.checks[c].span.start))
-                });
-            if reads && empty {
+                .map(|&(h, o)| &self.src.code[h..o])
+                .collect();
+            let bodies: Vec<Range<usize>> = branches
+                .iter()
+                .map(|&(_, o)| o..self.src.close_of(o))
+                .collect();
+            let reads = heads.iter().any(|h| self.reads_env(h));
+            if reads && self.gates(ask, rank, &heads, &bodies, has_else) {
                 return Some((first.0, true));
             }
             if reads {
@@ -399,9 +568,43 @@ impl Model<'_> {
         reading
     }
 
+    /// The arms of the `switch` block opening at `open` (from each `case`/`default` at
+    /// its level to the next), and whether it has a `default`.
+    fn switch_arms(&self, open: usize) -> (Vec<Range<usize>>, bool) {
+        let b = self.src.b();
+        let close = self.src.close_of(open).min(b.len());
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let mut starts = Vec::new();
+        let mut has_default = false;
+        let mut i = open + 1;
+        while i < close {
+            if b[i] == b'{' {
+                i = self.src.close_of(i).max(i + 1);
+                continue;
+            }
+            if !word(b[i - 1]) {
+                let rest = &self.src.code[i..close];
+                if starts_with_word(rest, "case") {
+                    starts.push(i);
+                } else if starts_with_word(rest, "default") {
+                    starts.push(i);
+                    has_default = true;
+                }
+            }
+            i += 1;
+        }
+        let arms = starts
+            .iter()
+            .enumerate()
+            .map(|(k, &s)| s..starts.get(k + 1).copied().unwrap_or(close))
+            .collect();
+        (arms, has_default)
+    }
+
     /// [`Model::gate_by_braces`] for blocks by indentation (Python, Ruby).
-    fn gate_by_indent(&self, unit: &Unit, index: usize) -> Option<(usize, bool)> {
-        let line = self.checks[index].line;
+    fn gate_by_indent(&self, ask: &Ask, at: usize, rank: u8) -> Option<(usize, bool)> {
+        let unit = ask.unit;
+        let line = self.src.line_of(at);
         let first_line = self.src.line_of(unit.span.start);
         let last_line = self.src.line_of(unit.span.end.saturating_sub(1));
         let head_of = |l: usize| self.src.line_text(l).trim_start();
@@ -441,21 +644,21 @@ impl Model<'_> {
                 }
             }
             let has_else = starts_with_word(head_of(*heads.last().expect("a head")), "else");
-            let reads = heads.iter().any(|&l| self.reads_env(head_of(l)));
-            let empty = !has_else
-                || heads.iter().enumerate().any(|(k, &l)| {
+            let texts: Vec<&str> = heads.iter().map(|&l| head_of(l)).collect();
+            let bodies: Vec<Range<usize>> = heads
+                .iter()
+                .enumerate()
+                .map(|(k, &l)| {
                     let end = heads.get(k + 1).map_or_else(
                         || self.src.indent_block(l).end,
                         |&next| self.src.line_start(next),
                     );
-                    let body = self.src.line_end(l)..end;
-                    !unit
-                        .checks
-                        .iter()
-                        .any(|&c| body.contains(&self.checks[c].span.start))
-                });
+                    self.src.line_end(l)..end
+                })
+                .collect();
+            let reads = texts.iter().any(|h| self.reads_env(h));
             let head = self.src.line_start(first) + i;
-            if reads && empty {
+            if reads && self.gates(ask, rank, &texts, &bodies, has_else) {
                 return Some((head, true));
             }
             if reads {
@@ -498,9 +701,21 @@ mod tests {
             "if (!isCi)",
             "unless is_ci",
             "IS_CI &&",
+            "if not environ.get(  ):",
+            "if environ[    ]:",
+            "if var(    ).is_err() {",
+            "if not request.config.getoption(      ):",
         ] {
             assert!(reads_environment(text), "{text}");
         }
+        // Only bare `var(…)` reads a variable: not a method, not another function.
+        for text in ["if x.var(1) {", "env::set_var(k, v);", "let my_var(3)"] {
+            assert!(!reads_environment(text), "{text}");
+        }
+        // A platform read is the environment, but no variable.
+        assert!(reads_environment("if runtime.GOOS == \"windows\" {"));
+        assert!(!super::reads_variables("if runtime.GOOS == \"windows\" {"));
+        assert!(super::reads_variables("if (process.env.CI) {"));
         for text in [
             "if (meanCI.width > 0)",
             "if (isASCII(s))",

@@ -144,6 +144,9 @@ pub struct Model<'a> {
     pub env_conditions: Vec<super::gates::EnvCondition>,
     /// Names bound to a read of the environment, sorted (`gates`).
     pub(super) env_names: Vec<String>,
+    /// Those of them bound to an environment variable, a runner's option or a CI flag,
+    /// not only to the platform, sorted (`gates`).
+    pub(super) env_variable_names: Vec<String>,
     /// Whether the file reads the environment anywhere (`gates`).
     pub(super) env_read: bool,
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
@@ -228,6 +231,7 @@ impl<'a> Model<'a> {
             go_checkers: Vec::new(),
             env_conditions: Vec::new(),
             env_names: Vec::new(),
+            env_variable_names: Vec::new(),
             env_read: false,
             groups: Vec::new(),
             nested_helpers: Vec::new(),
@@ -238,7 +242,7 @@ impl<'a> Model<'a> {
         model.find_skips(rules);
         model.find_env_names();
         model.find_early_returns();
-        model.find_gated_checks();
+        model.find_gated_checks(rules);
         model
     }
 
@@ -807,11 +811,48 @@ impl<'a> Model<'a> {
                     _ => break,
                 }
             }
-            if word_at(first_head, "if") {
+            if word_at(first_head, "if") && !self.reads_loop_variable(unit, first, first_head) {
                 found = Some((first, open));
             }
         }
         found
+    }
+
+    /// Whether the head of the block opening at `open` (from `head`) reads a variable
+    /// of a `for` loop around it (`for _, tt := range tests {` … `if tt.wantErr {`): over
+    /// the rows each branch runs, so its checks are not alternatives.
+    fn reads_loop_variable(&self, unit: &Unit, open: usize, head: usize) -> bool {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+        let condition: Vec<&str> = self.src.code[head..open]
+            .split(|c: char| !word(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut at = open;
+        while let Some(o) = self.src.enclosing_brace(at) {
+            if o < unit.span.start {
+                break;
+            }
+            at = o;
+            let h = self.block_head(unit, o);
+            let loop_head = &self.src.code[h..o];
+            let Some(rest) = loop_head.strip_prefix("for") else {
+                continue;
+            };
+            // The names bound: before `range`/`of`/`in`/`:=` (`for (const tc of cases)`).
+            let bound = [" range ", " of ", " in ", ":="]
+                .iter()
+                .filter_map(|k| rest.find(k))
+                .min()
+                .map_or("", |k| &rest[..k]);
+            if bound
+                .split(|c: char| !word(c))
+                .filter(|w| !w.is_empty() && !["const", "let", "var", "_", "mut"].contains(w))
+                .any(|w| condition.contains(&w))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// Where the head of the block opening at `open` starts (`if (x) {`, the `else`
@@ -820,10 +861,15 @@ impl<'a> Model<'a> {
         self.head_at(unit.span.start, open)
     }
 
-    /// [`Model::block_head`] within the code from `floor`.
+    /// [`Model::block_head`] within the code from `floor`. Without semicolons (Go,
+    /// JavaScript in the standard style) a statement ends at its line's end, so the
+    /// head starts on the last line before the brace that does not continue the one
+    /// before it (`x := f()` then `if x != 3 {`: the `if`; `if a &&` then `b {`: the
+    /// `if`; Allman's `if (x)` then `{`: the `if`).
     pub(super) fn head_at(&self, floor: usize, open: usize) -> usize {
         let b = self.src.b();
         let mut i = open;
+        let mut line_breaks = Vec::new();
         while i > floor {
             match b[i - 1] {
                 b')' | b']' => match matching_open(b, i - 1) {
@@ -831,14 +877,41 @@ impl<'a> Model<'a> {
                     _ => break,
                 },
                 b';' | b'{' | b'}' => break,
+                b'\n' => {
+                    line_breaks.push(i);
+                    i -= 1;
+                }
                 _ => i -= 1,
             }
         }
-        let mut h = i;
-        while h < open && b[h].is_ascii_whitespace() {
-            h += 1;
+        let skip_space = |mut h: usize| {
+            while h < open && b[h].is_ascii_whitespace() {
+                h += 1;
+            }
+            h
+        };
+        // Line starts from the last: take the first whose line has code and neither
+        // continues the line before nor is continued by the line after it.
+        let code_of = |from: usize, to: usize| self.src.code[from..to].trim();
+        let mut end = open;
+        for &start in &line_breaks {
+            let own = code_of(start, end);
+            if own.is_empty() {
+                end = start;
+                continue;
+            }
+            let before = code_of(i, start);
+            let continues = own.starts_with(['.', '&', '|', '?', ':', '+', '-', '*', '/', ','])
+                || before.ends_with([
+                    '&', '|', '(', '[', ',', '=', '>', '+', '-', '*', '/', '.', '?', ':', '\\',
+                ])
+                || before.is_empty();
+            if !continues {
+                return skip_space(start);
+            }
+            end = start;
         }
-        h
+        skip_space(i)
     }
 
     /// The lines heading the indented blocks that hold `line` within `unit`, innermost
@@ -1184,6 +1257,15 @@ impl<'a> Model<'a> {
                 )
             })
             .collect()
+    }
+
+    /// The word (identifier) starting at `pos`.
+    pub(super) fn word_at(&self, pos: usize) -> &str {
+        let rest = &self.src.code[pos..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(rest.len());
+        &rest[..end]
     }
 
     pub(super) fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {

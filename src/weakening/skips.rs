@@ -661,17 +661,48 @@ impl Model<'_> {
         else {
             return false;
         };
-        let outermost = outer >= unit.span.start
-            && self
-                .src
-                .enclosing_brace(outer)
-                .is_none_or(|o| o < unit.span.start);
+        let at_top = |outer: usize| {
+            outer >= unit.span.start
+                && self
+                    .src
+                    .enclosing_brace(outer)
+                    .is_none_or(|o| o < unit.span.start)
+        };
         let header_line = self.src.line_of(open);
         let mut header = code[self.src.line_start(header_line)..open].trim();
         if header.is_empty() {
             // A brace on its own line (Allman style): the head is on the lines before.
             header = code[self.block_head(unit, open)..open].trim();
         }
+        // In Go, a guard on the environment at the top of a subtest skips that subtest
+        // (`t.Run("x", func(t *testing.T) { if os.Getenv("CI") != "" { return } … })`,
+        // in a loop over a table or not).
+        let outermost = at_top(outer)
+            || (self.language == Language::Go
+                && self.env_read
+                && self.reads_env(header)
+                && self.opens_go_subtest(unit, outer)
+                && {
+                    let mut o = outer;
+                    loop {
+                        match self
+                            .src
+                            .enclosing_brace(o)
+                            .map(|x| self.out_of_bare_blocks(unit, x))
+                        {
+                            Some(x) if at_top(x) => break true,
+                            Some(x)
+                                if x > unit.span.start
+                                    && (self.opens_go_subtest(unit, x)
+                                        || self.src.code[self.block_head(unit, x)..x]
+                                            .starts_with("for")) =>
+                            {
+                                o = x
+                            }
+                            _ => break false,
+                        }
+                    }
+                });
         let close = self.src.close_of(open);
         let inside = code
             .get(open + 1..close)
@@ -693,6 +724,12 @@ impl Model<'_> {
         outermost
             && (header.starts_with("if ") || header.starts_with("if(") || loop_head)
             && only_return
+    }
+
+    /// Go: whether `open` is a subtest's function (`t.Run("x", func(t *testing.T) {`).
+    fn opens_go_subtest(&self, unit: &Unit, open: usize) -> bool {
+        let head = &self.src.code[self.block_head(unit, open)..open];
+        head.contains(".Run(") && head.contains("func(")
     }
 
     /// JavaScript: each suite callback's first `return` of its own (`describe('…', () =>
