@@ -30,8 +30,7 @@ pub struct EnvCondition {
 /// (in blanked code: strings are blank, so the names outside them).
 const VARIABLES: &[&str] = &[
     "process.env",
-    "environ[",
-    "environ.get(",
+    "os.environ",
     "getenv",
     "Getenv",
     "LookupEnv",
@@ -41,8 +40,6 @@ const VARIABLES: &[&str] = &[
     "ENV.",
     "GetEnvironmentVariable",
     "testing.Short()",
-    "getProperty(",
-    "getBoolean(",
     "option_env!",
     "import.meta.env",
     "Deno.env",
@@ -52,8 +49,11 @@ const VARIABLES: &[&str] = &[
 ];
 
 /// What a condition reads when it reads the platform: a check under one may hold
-/// another expected value on each side (`if sys.platform == "win32"`).
+/// another expected value on each side (`if sys.platform == "win32"`). Java's
+/// `getProperty(…)` is most often `os.name`; `getBoolean(…)` is as often a row's field.
 const PLATFORM: &[&str] = &[
+    "getProperty(",
+    "getBoolean(",
     "process.platform",
     "sys.platform",
     "platform.system",
@@ -200,7 +200,14 @@ impl Model<'_> {
     /// read it (`fn slow_tests_enabled() -> bool { env::var(…).is_ok() }`): a condition
     /// on one reads the environment.
     pub(super) fn find_env_names(&mut self) {
-        self.env_read = reads_environment(&self.src.code);
+        // Python's `from os import environ`: a bare `environ` is the process's (not a
+        // WSGI request's, where nothing imports it so).
+        let imports_environ = self.language == super::rules::Language::Python
+            && self.src.code.lines().any(|l| {
+                let l = l.trim_start();
+                l.starts_with("from os import") && words(l).any(|w| w == "environ")
+            });
+        self.env_read = imports_environ || reads_environment(&self.src.code);
         if !self.env_read {
             return;
         }
@@ -217,9 +224,10 @@ impl Model<'_> {
                 continue;
             }
             if let Some(name) = bound_name(line) {
-                if reads_environment(line) {
+                let bare = imports_environ && words(line).any(|w| w == "environ");
+                if bare || reads_environment(line) {
                     names.push(name.to_string());
-                    if reads_variables(line) {
+                    if bare || reads_variables(line) {
                         variables.push(name.to_string());
                     }
                 } else {
@@ -229,6 +237,9 @@ impl Model<'_> {
         }
         for list in [&mut names, &mut variables] {
             list.retain(|n| !others.contains(&n.as_str()));
+            if imports_environ {
+                list.push("environ".to_string());
+            }
         }
         for unit in &self.units {
             let text = &self.src.code[unit.span.clone()];
@@ -293,7 +304,11 @@ impl Model<'_> {
                 .checks
                 .iter()
                 .map(|&c| (Some(c), self.checks[c].span.clone(), self.rank(c, rules)))
-                .chain(calls.iter().map(|&at| (None, at..at, 2)));
+                .chain(
+                    calls
+                        .iter()
+                        .map(|&at| (None, at..at, self.call_rank(unit, at, rules))),
+                );
             for (check, span, rank) in subjects {
                 let Some((at, gated)) = self.gate_of(&ask, span.clone(), rank) else {
                     continue;
@@ -342,7 +357,9 @@ impl Model<'_> {
     }
 
     /// Calls in a test of local helpers that hold checks (their positions), outside
-    /// the test's own local helpers: a condition around one gates its checks.
+    /// the test's own local helpers: a condition around one gates its checks. Not a
+    /// call whose result the statement binds (`const base = process.env.URL ||
+    /// startServer()`): that is setup, whatever it checks on the way.
     pub(super) fn checking_calls(&self, unit: &Unit) -> Vec<usize> {
         self.all_calls(unit)
             .into_iter()
@@ -352,16 +369,37 @@ impl Model<'_> {
                     && self
                         .helper_for(unit, name)
                         .is_some_and(|h| !self.checks_of(h).is_empty())
+                    && bound_name(&self.src.code[self.src.line_start(self.src.line_of(at))..at])
+                        .is_none()
             })
             .map(|(_, at)| at)
             .collect()
     }
 
+    /// How strong the checks of the helper called at `at` are: the strongest.
+    fn call_rank(&self, unit: &Unit, at: usize, rules: &Rules) -> u8 {
+        self.helper_for(unit, self.word_at(at))
+            .and_then(|h| self.checks_of(h).iter().map(|&c| self.rank(c, rules)).max())
+            .unwrap_or(2)
+    }
+
     /// How strong a check is, for comparing the branches of a condition: exact values
     /// and expected errors are not weaker than each other.
     fn rank(&self, index: usize, rules: &Rules) -> u8 {
-        match self.check_key(index, rules).1 {
+        let (key, strength) = self.check_key(index, rules);
+        // (An exact check of a value's type is no exact check of the value.)
+        const TYPE_ONLY: &[&str] = &["typeof ", "expect.any(", "type(", ".class", "GetType()"];
+        match strength {
             Strength::Void => 0,
+            Strength::Equality
+                if TYPE_ONLY.iter().any(|t| {
+                    key.match_indices(t).any(|(i, _)| {
+                        !key[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                    })
+                }) =>
+            {
+                1
+            }
             Strength::Weak => 1,
             Strength::Other | Strength::Equality => 2,
         }
@@ -465,7 +503,7 @@ impl Model<'_> {
                 .calls
                 .iter()
                 .filter(|&&at| body.contains(&at))
-                .map(|_| 2);
+                .map(|&at| self.call_rank(ask.unit, at, ask.rules));
             checks.chain(calls).max()
         };
         if !has_else || bodies.iter().any(|b| strongest(b).is_none()) {
@@ -496,12 +534,21 @@ impl Model<'_> {
                     h = init;
                 }
             }
-            // A `switch` on the environment: its arms are the branches.
+            // A `switch` on the environment (in its head, or in its labels: Go's `switch
+            // { case os.Getenv("CI") != "":`, `switch (true)`): its arms are the branches.
             if starts_with_word(&self.src.code[h..open], "switch") {
                 let head = &self.src.code[h..open];
-                if self.reads_env(head) {
-                    let (arms, has_default) = self.switch_arms(open);
-                    if self.gates(ask, rank, &[head], &arms, has_default) {
+                let (arms, has_default) = self.switch_arms(open);
+                let labels: Vec<&str> = arms
+                    .iter()
+                    .map(|arm| {
+                        let text = &self.src.code[arm.clone()];
+                        &text[..text.find([':', '\n']).unwrap_or(text.len())]
+                    })
+                    .collect();
+                if self.reads_env(head) || labels.iter().any(|l| self.reads_env(l)) {
+                    let heads: Vec<&str> = std::iter::once(head).chain(labels).collect();
+                    if self.gates(ask, rank, &heads, &arms, has_default) {
                         return Some((h, true));
                     }
                     reading.get_or_insert((h, false));
@@ -701,8 +748,6 @@ mod tests {
             "if (!isCi)",
             "unless is_ci",
             "IS_CI &&",
-            "if not environ.get(  ):",
-            "if environ[    ]:",
             "if var(    ).is_err() {",
             "if not request.config.getoption(      ):",
         ] {
@@ -712,7 +757,10 @@ mod tests {
         for text in ["if x.var(1) {", "env::set_var(k, v);", "let my_var(3)"] {
             assert!(!reads_environment(text), "{text}");
         }
-        // A platform read is the environment, but no variable.
+        // A platform read is the environment, but no variable; so is a Java property.
+        assert!(!super::reads_variables(
+            "if (System.getProperty(       ).startsWith(x)) {"
+        ));
         assert!(reads_environment("if runtime.GOOS == \"windows\" {"));
         assert!(!super::reads_variables("if runtime.GOOS == \"windows\" {"));
         assert!(super::reads_variables("if (process.env.CI) {"));

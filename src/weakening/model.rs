@@ -767,7 +767,10 @@ impl<'a> Model<'a> {
                     .get(at + w.len())
                     .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
         };
-        let head = |open: usize| self.block_head(unit, open);
+        // (The statement's start, as this reader has always taken it: without
+        // semicolons a chain after a statement is not read as alternatives, which keeps
+        // two error checks rewritten as if/else, `Error`/`NoError`, from losing one.)
+        let head = |open: usize| self.statement_at(unit.span.start, open);
         let mut found = None;
         let mut at = check.span.start;
         let mut skip = own_condition;
@@ -868,21 +871,9 @@ impl<'a> Model<'a> {
     /// `if`; Allman's `if (x)` then `{`: the `if`).
     pub(super) fn head_at(&self, floor: usize, open: usize) -> usize {
         let b = self.src.b();
-        let mut i = open;
-        let mut line_breaks = Vec::new();
-        while i > floor {
-            match b[i - 1] {
-                b')' | b']' => match matching_open(b, i - 1) {
-                    Some(o) if o >= floor => i = o,
-                    _ => break,
-                },
-                b';' | b'{' | b'}' => break,
-                b'\n' => {
-                    line_breaks.push(i);
-                    i -= 1;
-                }
-                _ => i -= 1,
-            }
+        let statement = self.statement_at(floor, open);
+        if memchr::memchr(b'\n', &b[statement..open]).is_none() {
+            return statement; // (one line: most heads)
         }
         let skip_space = |mut h: usize| {
             while h < open && b[h].is_ascii_whitespace() {
@@ -890,28 +881,61 @@ impl<'a> Model<'a> {
             }
             h
         };
-        // Line starts from the last: take the first whose line has code and neither
-        // continues the line before nor is continued by the line after it.
+        // Line starts from the last, outside brackets: take the first whose line has
+        // code and neither continues the line before nor is continued by it.
         let code_of = |from: usize, to: usize| self.src.code[from..to].trim();
         let mut end = open;
-        for &start in &line_breaks {
-            let own = code_of(start, end);
-            if own.is_empty() {
-                end = start;
-                continue;
+        let mut j = open;
+        while j > statement {
+            match b[j - 1] {
+                b')' | b']' => match matching_open(b, j - 1) {
+                    Some(o) if o >= statement => j = o,
+                    _ => break,
+                },
+                b'\n' => {
+                    let own = code_of(j, end);
+                    if !own.is_empty() {
+                        let before = code_of(statement, j);
+                        // (A label, `case "x":`, and `n++` end their line.)
+                        let continues = before.is_empty()
+                            || own.starts_with(['.', '&', '|', '?', ':', '+', '-', '*', '/', ','])
+                            || (before.ends_with([
+                                '&', '|', '(', '[', ',', '=', '>', '+', '-', '*', '/', '.', '?',
+                                '\\',
+                            ]) && !before.ends_with("++")
+                                && !before.ends_with("--"));
+                        if !continues {
+                            return skip_space(j);
+                        }
+                    }
+                    end = j;
+                    j -= 1;
+                }
+                _ => j -= 1,
             }
-            let before = code_of(i, start);
-            let continues = own.starts_with(['.', '&', '|', '?', ':', '+', '-', '*', '/', ','])
-                || before.ends_with([
-                    '&', '|', '(', '[', ',', '=', '>', '+', '-', '*', '/', '.', '?', ':', '\\',
-                ])
-                || before.is_empty();
-            if !continues {
-                return skip_space(start);
-            }
-            end = start;
         }
-        skip_space(i)
+        statement
+    }
+
+    /// Where the statement holding the block opening at `open` starts: back to a `;`,
+    /// `{` or `}` (outside brackets), within the code from `floor`.
+    pub(super) fn statement_at(&self, floor: usize, open: usize) -> usize {
+        let b = self.src.b();
+        let mut i = open;
+        while i > floor {
+            match b[i - 1] {
+                b')' | b']' => match matching_open(b, i - 1) {
+                    Some(o) if o >= floor => i = o,
+                    _ => break,
+                },
+                b';' | b'{' | b'}' => break,
+                _ => i -= 1,
+            }
+        }
+        while i < open && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        i
     }
 
     /// The lines heading the indented blocks that hold `line` within `unit`, innermost
