@@ -77,56 +77,68 @@ const PLATFORM: &[&str] = &[
 /// (`var("CI")`; not `x.var(…)`, not `set_var(…)`).
 const BARE_CALLS: &[&str] = &["var("];
 
-/// Searches for `VARIABLES`, `PLATFORM`, `CI_FLAGS` (by word, any case) and
-/// `BARE_CALLS` (not after a word or a dot), built once: literal searches, so that
-/// the pass every file gets costs next to nothing.
+/// What a search found first in a text.
+#[derive(Clone, Copy, PartialEq)]
+enum Read {
+    Variable,
+    Platform,
+}
+
+/// Searches built once: `VARIABLES`, `PLATFORM` and `BARE_CALLS` in one automaton,
+/// `CI_FLAGS` (by word, any case) in another. Literal searches, so that the pass
+/// every file gets costs next to nothing.
 struct Readers {
-    variables: aho_corasick::AhoCorasick,
-    platform: aho_corasick::AhoCorasick,
+    names: aho_corasick::AhoCorasick,
     flags: aho_corasick::AhoCorasick,
-    bare: aho_corasick::AhoCorasick,
 }
 
 fn readers() -> &'static Readers {
     use aho_corasick::AhoCorasick;
     static READERS: std::sync::OnceLock<Readers> = std::sync::OnceLock::new();
     READERS.get_or_init(|| Readers {
-        variables: AhoCorasick::new(VARIABLES).expect("literal patterns"),
-        platform: AhoCorasick::new(PLATFORM).expect("literal patterns"),
+        names: AhoCorasick::new(VARIABLES.iter().chain(PLATFORM).chain(BARE_CALLS))
+            .expect("literal patterns"),
         flags: AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .build(CI_FLAGS)
             .expect("literal patterns"),
-        bare: AhoCorasick::new(BARE_CALLS).expect("literal patterns"),
     })
 }
 
-/// Whether a condition reads the environment: an environment variable, a runner's
-/// option, the platform, or a CI flag (`CI`, `isCI`, `isCi`, `IS_CI`, `is_ci`; not
-/// `meanCI`).
-pub(super) fn reads_environment(text: &str) -> bool {
-    reads_platform(text) || reads_variables(text)
-}
-
-/// Whether a condition reads the platform.
-fn reads_platform(text: &str) -> bool {
-    readers().platform.is_match(text)
-}
-
-/// Whether a condition reads an environment variable, a runner's option or a CI flag.
-fn reads_variables(text: &str) -> bool {
+/// The reads of the environment in `text`, as they are found (`BARE_CALLS` only
+/// where not after a word or a dot; CI flags by word), stopping when `enough` says so.
+fn reads(text: &str, mut enough: impl FnMut(Read) -> bool) -> bool {
     let r = readers();
     let b = text.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
     let free_before = |s: usize| s == 0 || !word(b[s - 1]);
     let free_after = |e: usize| b.get(e).is_none_or(|&c| !word(c));
     let alone = |s: usize, e: usize| free_before(s) && free_after(e);
-    r.variables.is_match(b)
-        || memchr::memmem::find_iter(b, b"CI").any(|i| alone(i, i + 2))
-        || r.flags.find_iter(b).any(|m| alone(m.start(), m.end()))
-        || r.bare
+    let (variables, platform) = (VARIABLES.len(), VARIABLES.len() + PLATFORM.len());
+    r.names.find_iter(b).any(|m| match m.pattern().as_usize() {
+        k if k < variables => enough(Read::Variable),
+        k if k < platform => enough(Read::Platform),
+        _ => {
+            free_before(m.start())
+                && (m.start() == 0 || b[m.start() - 1] != b'.')
+                && enough(Read::Variable)
+        }
+    }) || memchr::memmem::find_iter(b, b"CI").any(|i| alone(i, i + 2) && enough(Read::Variable))
+        || r.flags
             .find_iter(b)
-            .any(|m| free_before(m.start()) && (m.start() == 0 || b[m.start() - 1] != b'.'))
+            .any(|m| alone(m.start(), m.end()) && enough(Read::Variable))
+}
+
+/// Whether a condition reads the environment: an environment variable, a runner's
+/// option, the platform, or a CI flag (`CI`, `isCI`, `isCi`, `IS_CI`, `is_ci`; not
+/// `meanCI`).
+pub(super) fn reads_environment(text: &str) -> bool {
+    reads(text, |_| true)
+}
+
+/// Whether a condition reads an environment variable, a runner's option or a CI flag.
+fn reads_variables(text: &str) -> bool {
+    reads(text, |r| r == Read::Variable)
 }
 
 /// CI flags by name, in any case (`isCI`, `isCi`, `IS_CI`, `runningInCI`).
