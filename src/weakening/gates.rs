@@ -21,6 +21,10 @@ pub struct EnvCondition {
     pub checks: Vec<usize>,
     /// Calls under it of local helpers that hold checks (their positions).
     pub calls: Vec<usize>,
+    /// Those checks and calls it gates: all of them where a branch checks nothing;
+    /// where every branch checks, those stronger than another branch's.
+    pub gated_checks: Vec<usize>,
+    pub gated_calls: Vec<usize>,
     /// The conditional skip it makes (an index into `Model::skips`) if a branch checks
     /// nothing.
     pub skip: Option<usize>,
@@ -157,7 +161,12 @@ const CI_FLAGS: &[&str] = &[
 
 /// Whether a word of `text` is one of `names` (sorted).
 fn names_in(names: &[String], text: &str) -> bool {
-    !names.is_empty() && words(text).any(|w| names.binary_search_by(|n| n.as_str().cmp(w)).is_ok())
+    // (Not a field of something else: `request.environ`, `opts.slow`.)
+    !names.is_empty()
+        && words(text).any(|w| {
+            let at = w.as_ptr() as usize - text.as_ptr() as usize;
+            !text[..at].ends_with('.') && names.binary_search_by(|n| n.as_str().cmp(w)).is_ok()
+        })
 }
 
 /// The words (identifiers) of a text.
@@ -295,6 +304,8 @@ impl Model<'_> {
             at: usize,
             checks: Vec<usize>,
             calls: Vec<usize>,
+            gated_checks: Vec<usize>,
+            gated_calls: Vec<usize>,
             gated: bool,
         }
         let mut found: Vec<Found> = Vec::new();
@@ -316,11 +327,17 @@ impl Model<'_> {
                 .checks
                 .iter()
                 .map(|&c| (Some(c), self.checks[c].span.clone(), self.rank(c, rules)))
-                .chain(
-                    calls
-                        .iter()
-                        .map(|&at| (None, at..at, self.call_rank(unit, at, rules))),
-                );
+                .chain(calls.iter().map(|&at| {
+                    // (A helper named like a check is compared by its checks; any other,
+                    // `loginWithToken(page)`, is setup that checks on the way: never the
+                    // stronger side of a branch.)
+                    let rank = if super::bags::check_like(self.word_at(at)) {
+                        self.call_rank(unit, at, rules)
+                    } else {
+                        0
+                    };
+                    (None, at..at, rank)
+                }));
             for (check, span, rank) in subjects {
                 let Some((at, gated)) = self.gate_of(&ask, span.clone(), rank) else {
                     continue;
@@ -333,14 +350,26 @@ impl Model<'_> {
                             at,
                             checks: Vec::new(),
                             calls: Vec::new(),
+                            gated_checks: Vec::new(),
+                            gated_calls: Vec::new(),
                             gated: false,
                         });
                         found.last_mut().expect("just pushed")
                     }
                 };
                 match check {
-                    Some(c) => f.checks.push(c),
-                    None => f.calls.push(span.start),
+                    Some(c) => {
+                        f.checks.push(c);
+                        if gated {
+                            f.gated_checks.push(c);
+                        }
+                    }
+                    None => {
+                        f.calls.push(span.start);
+                        if gated {
+                            f.gated_calls.push(span.start);
+                        }
+                    }
                 }
                 f.gated |= gated;
             }
@@ -363,6 +392,8 @@ impl Model<'_> {
                 text,
                 checks: f.checks,
                 calls: f.calls,
+                gated_checks: f.gated_checks,
+                gated_calls: f.gated_calls,
                 skip,
             });
         }
@@ -400,13 +431,23 @@ impl Model<'_> {
     fn rank(&self, index: usize, rules: &Rules) -> u8 {
         let (key, strength) = self.check_key(index, rules);
         // (An exact check of a value's type is no exact check of the value.)
-        const TYPE_ONLY: &[&str] = &["typeof ", "expect.any(", "type(", ".class", "GetType()"];
+        const TYPE_ONLY: &[&str] = &[
+            "typeof ",
+            "expect.any(",
+            "expect.anything(",
+            "type(",
+            ".class",
+            "GetType()",
+            "==ANY",
+            "ANY==",
+        ];
         match strength {
             Strength::Void => 0,
             Strength::Equality
                 if TYPE_ONLY.iter().any(|t| {
                     key.match_indices(t).any(|(i, _)| {
-                        !key[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                        !t.starts_with(|c: char| c.is_alphanumeric())
+                            || !key[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
                     })
                 }) =>
             {
@@ -652,11 +693,24 @@ impl Model<'_> {
             }
             i += 1;
         }
-        let arms = starts
+        let mut arms: Vec<Range<usize>> = starts
             .iter()
             .enumerate()
             .map(|(k, &s)| s..starts.get(k + 1).copied().unwrap_or(close))
             .collect();
+        // Stacked labels (`case 'mysql':` then `case 'mariadb':`) share the next arm.
+        let label_only = |arm: &Range<usize>| {
+            let text = self.src.code[arm.clone()].trim_end();
+            text.ends_with(':') && !text.contains('\n')
+        };
+        let mut k = arms.len();
+        while k > 1 {
+            k -= 1;
+            if label_only(&arms[k - 1]) {
+                arms[k - 1].end = arms[k].end;
+                arms.remove(k);
+            }
+        }
         (arms, has_default)
     }
 

@@ -1415,6 +1415,10 @@ fn declares(code: &[u8], start: usize) -> bool {
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
     let before = code[line_start..start].trim_ascii_end();
+    // An arrow's body (`xs.forEach(x => expect(x)…)`, `case "a" -> assertEquals(…)`).
+    if before.ends_with(b"=>") || before.ends_with(b"->") {
+        return false;
+    }
     let word_start = before
         .iter()
         .rposition(|&b| {

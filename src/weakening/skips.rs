@@ -42,6 +42,16 @@ impl Model<'_> {
             if statement && !at_line_start(code, start) {
                 continue;
             }
+            // `ctx.skip()` is vitest's only where the test's callback takes `ctx` (a
+            // parser's `ctx`, a queue's `task` are not the test's context).
+            if self.language == Language::JavaScript
+                && let Some(name) = ["ctx", "context", "task"]
+                    .into_iter()
+                    .find(|n| text.starts_with(n))
+                && !self.is_test_context(start, name)
+            {
+                continue;
+            }
             let line = self.src.line_of(start);
             let mut full = text.clone();
             if self.language == Language::Rust && text.starts_with('#') {
@@ -724,6 +734,38 @@ impl Model<'_> {
         outermost
             && (header.starts_with("if ") || header.starts_with("if(") || loop_head)
             && only_return
+    }
+
+    /// JavaScript: whether `name` is a parameter of the test callback around `pos`
+    /// (`test('x', (ctx) => {`, `async ({ task }) =>`, `function (context) {`).
+    fn is_test_context(&self, pos: usize, name: &str) -> bool {
+        let Some(unit) = self.unit_at(pos).map(|u| &self.units[u]) else {
+            return false;
+        };
+        let code = &self.src.code[unit.span.start..pos.max(unit.span.start)];
+        let head = &code[..code.find('{').map_or(code.len(), |open| {
+            // (Past a destructured parameter's braces.)
+            code[open..].find("=>").map_or(open, |a| open + a)
+        })];
+        // (After the title: a string, blank, so without commas of its own.)
+        let head = head.split_once(',').map_or(head, |(_, rest)| rest);
+        head.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .any(|w| w == name)
+    }
+
+    /// Go: the body of the subtest's function around `pos` in `unit`, if any.
+    pub(super) fn subtest_around(&self, unit: &Unit, pos: usize) -> Option<Range<usize>> {
+        let mut at = pos;
+        while let Some(open) = self.src.enclosing_brace(at) {
+            if open <= unit.span.start {
+                return None;
+            }
+            if self.opens_go_subtest(unit, open) {
+                return Some(open..self.src.close_of(open));
+            }
+            at = open;
+        }
+        None
     }
 
     /// Go: whether `open` is a subtest's function (`t.Run("x", func(t *testing.T) {`).
