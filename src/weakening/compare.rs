@@ -746,17 +746,17 @@ fn with_block(model: &Model, line: usize) -> Option<Vec<String>> {
 fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) -> Vec<Finding> {
     // A guard at the top of a Go subtest the change adds (its checks all new) skips
     // nothing the test had.
-    let old_keys: Vec<String> = ou
-        .checks
-        .iter()
-        .map(|&c| old.check_key(c, file.rules).0)
-        .collect();
     let new_subtest_guard = |s: usize| {
         new.language == Language::Go
             && new.skips[s].text == "return"
             && new
                 .subtest_around(nu, new.skips[s].pos)
                 .is_some_and(|block| {
+                    let old_keys: Vec<String> = ou
+                        .checks
+                        .iter()
+                        .map(|&c| old.check_key(c, file.rules).0)
+                        .collect();
                     // (Its checks are new when the rest of the test still has as many of
                     // each as the test had.)
                     let (inside, outside): (Vec<String>, Vec<String>) = nu
