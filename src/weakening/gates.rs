@@ -1,7 +1,9 @@
 //! Checks that run only in some environments: under a condition on an environment
 //! variable, the platform or `testing.Short()` (`if (!process.env.CI) { expect(…) }`,
-//! `CI || expect(…)`, `expect(…) unless ENV["CI"]`), with a branch of the condition
-//! that checks nothing. In CI such a check may never run, so for its test the gate is
+//! `CI || expect(…)`, `expect(…) unless ENV["CI"]`, a `switch` on it), with a branch
+//! of the condition that checks nothing, or, on a variable, a branch that checks only
+//! weaker (`toBeDefined()` on CI, `toBe(3)` elsewhere); also a call of a local helper
+//! that holds checks. In CI such a check may never run, so for its test the gate is
 //! a conditional skip, compared like any other: one added to a test that existed is
 //! `skip-added`; a gate the test already had, or one on a brand-new test, is not.
 
@@ -21,12 +23,12 @@ pub struct EnvCondition {
     pub checks: Vec<usize>,
     /// Calls under it of local helpers that hold checks (their positions).
     pub calls: Vec<usize>,
-    /// Those checks and calls it gates: all of them where a branch checks nothing;
-    /// where every branch checks, those stronger than another branch's.
+    /// The checks it gates: all of them where a branch checks nothing; where every
+    /// branch checks, those stronger than another branch's.
     pub gated_checks: Vec<usize>,
+    /// The calls it gates, likewise.
     pub gated_calls: Vec<usize>,
-    /// The conditional skip it makes (an index into `Model::skips`) if a branch checks
-    /// nothing.
+    /// The conditional skip it makes (an index into `Model::skips`) if it gates any.
     pub skip: Option<usize>,
 }
 
