@@ -744,41 +744,7 @@ fn with_block(model: &Model, line: usize) -> Option<Vec<String>> {
 
 /// Skips added to (or above) a test that existed before.
 fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) -> Vec<Finding> {
-    // A guard at the top of a Go subtest the change adds (its checks all new) skips
-    // nothing the test had.
-    let new_subtest_guard = |s: usize| {
-        new.language == Language::Go
-            && new.skips[s].text == "return"
-            && new
-                .subtest_around(nu, new.skips[s].pos)
-                .is_some_and(|block| {
-                    let old_keys: Vec<String> = ou
-                        .checks
-                        .iter()
-                        .map(|&c| old.check_key(c, file.rules).0)
-                        .collect();
-                    // (Its checks are new when the rest of the test still has as many of
-                    // each as the test had.)
-                    let (inside, outside): (Vec<String>, Vec<String>) = nu
-                        .checks
-                        .iter()
-                        .map(|&c| (block.contains(&new.checks[c].span.start), c))
-                        .fold((Vec::new(), Vec::new()), |(mut i, mut o), (is_in, c)| {
-                            let key = new.check_key(c, file.rules).0;
-                            if is_in {
-                                i.push(key)
-                            } else {
-                                o.push(key)
-                            }
-                            (i, o)
-                        });
-                    let count =
-                        |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
-                    inside
-                        .iter()
-                        .all(|k| count(&old_keys, k) <= count(&outside, k))
-                })
-    };
+    let new_subtest_guard = |s: usize| new.is_new_subtest_guard(nu, s, old, ou, file.rules);
     let kinds = |m: &Model, u: &Unit| -> (usize, usize, usize) {
         let mut k = (0, 0, 0);
         for &s in &u.skips {
@@ -820,82 +786,16 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
     }
     let (old_gates, new_gates) = (gates(old, ou), gates(new, nu));
     let skips_of = |g: &[&EnvCondition]| g.iter().filter(|c| c.skip.is_some()).count();
-    let gated_checks = |g: &[&EnvCondition]| -> Vec<usize> {
-        g.iter()
-            .filter(|c| c.skip.is_some())
-            .flat_map(|c| c.gated_checks.iter().copied())
-            .collect()
-    };
-    let free_checks = |u: &Unit, g: &[&EnvCondition]| -> Vec<usize> {
-        u.checks
-            .iter()
-            .copied()
-            .filter(|i| !g.iter().any(|c| c.checks.contains(i)))
-            .collect()
-    };
     let oc = oc - skips_of(&old_gates).min(oc);
-    let (gated_old, gated_new) = (gated_checks(&old_gates), gated_checks(&new_gates));
-    let (gated_before, gated_after) = (gated_old.len(), gated_new.len());
-    // Calls of local helpers that hold checks, by name: those under a gate, those
-    // under no condition. A call moved under a gate gates the helper's checks.
-    let gated_calls = |m: &Model, g: &[&EnvCondition]| -> Vec<String> {
+    let gated_count = |g: &[&EnvCondition]| -> usize {
         g.iter()
             .filter(|c| c.skip.is_some())
-            .flat_map(|c| c.gated_calls.iter().map(|&at| m.word_at(at).to_string()))
-            .collect()
+            .map(|c| c.gated_checks.len())
+            .sum()
     };
-    let free_calls = |m: &Model, u: &Unit, g: &[&EnvCondition]| -> Vec<String> {
-        m.checking_calls(u)
-            .into_iter()
-            .filter(|at| !g.iter().any(|c| c.calls.contains(at)))
-            .map(|at| m.word_at(at).to_string())
-            .collect()
-    };
-    let call_moved_under = old.language == new.language
-        && new_gates
-            .iter()
-            .any(|c| c.skip.is_some() && !c.calls.is_empty())
-        && {
-            let (free_old, free_new) = (
-                free_calls(old, ou, &old_gates),
-                free_calls(new, nu, &new_gates),
-            );
-            let count = |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
-            gated_calls(new, &new_gates)
-                .iter()
-                .any(|k| count(&free_old, k) > count(&free_new, k))
-        };
-    let moved_under = call_moved_under
-        || !gated_new.is_empty() && {
-            let (free_old, free_new) = (free_checks(ou, &old_gates), free_checks(nu, &new_gates));
-            let same_language = old.language == new.language;
-            let keys = |m: &Model, list: &[usize]| -> Vec<String> {
-                list.iter().map(|&c| m.check_key(c, file.rules).0).collect()
-            };
-            if !same_language {
-                gated_after > gated_before && free_new.len() < free_old.len()
-            } else {
-                let (free_old, free_new) = (keys(old, &free_old), keys(new, &free_new));
-                let count = |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
-                // Free checks that went, but not to a branch that still runs them.
-                let ungated: Vec<usize> = new_gates
-                    .iter()
-                    .flat_map(|c| c.checks.iter().filter(|i| !c.gated_checks.contains(i)))
-                    .copied()
-                    .collect();
-                let ungated = keys(new, &ungated);
-                let mut gone = free_old.clone();
-                for k in free_new.iter().chain(&ungated) {
-                    if let Some(i) = gone.iter().position(|g| g == k) {
-                        gone.swap_remove(i);
-                    }
-                }
-                (gated_after > gated_before && !gone.is_empty())
-                    || keys(new, &gated_new)
-                        .iter()
-                        .any(|k| count(&free_old, k) > count(&free_new, k))
-            }
-        };
+    let (gated_before, gated_after) = (gated_count(&old_gates), gated_count(&new_gates));
+    let moved_under =
+        super::gates::moved_under(file.rules, (old, ou, &old_gates), (new, nu, &new_gates));
     let grown = moved_under
         .then(|| {
             // The gate to show: one the test did not have, else the largest.

@@ -10,6 +10,7 @@
 use super::checks::{self, Strength};
 use super::model::{Model, Role, Skip, SkipKind, Unit};
 use super::rules::Rules;
+use super::source::words;
 use std::ops::Range;
 
 /// A condition on the environment around some of a test's checks.
@@ -169,12 +170,6 @@ fn names_in(names: &[String], text: &str) -> bool {
             let at = w.as_ptr() as usize - text.as_ptr() as usize;
             !text[..at].ends_with('.') && names.binary_search_by(|n| n.as_str().cmp(w)).is_ok()
         })
-}
-
-/// The words (identifiers) of a text.
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-        .filter(|w| !w.is_empty())
 }
 
 /// The name a line binds with `=` or `:=` (`const slow = …`, `let slow: bool = …`,
@@ -782,6 +777,91 @@ impl Model<'_> {
         }
         reading
     }
+}
+
+/// How many of `list` are `k`.
+fn count(list: &[String], k: &str) -> usize {
+    list.iter().filter(|x| *x == k).count()
+}
+
+/// A test as it was or is: its model, its unit, its conditions on the environment.
+pub(super) type Side<'s, 'm> = (&'s Model<'m>, &'s Unit, &'s [&'s EnvCondition]);
+
+/// Whether a change moved checks of a test under a gate, over the whole test: a
+/// check whose text left the test's unconditioned checks for a gated one, a call of a
+/// checking helper likewise, or (edited on the way) unconditioned checks gone to no
+/// branch that still runs them while the gated ones grew. (A check added under a
+/// condition, a condition rewritten or reformatted, a gated value edited, a branch's
+/// check deleted: none of these; the last is judged by the checks.)
+pub(super) fn moved_under(rules: &Rules, old: Side, new: Side) -> bool {
+    let ((om, ou, og), (nm, nu, ng)) = (old, new);
+    let same_language = om.language == nm.language;
+    fn gating<'a>(g: &[&'a EnvCondition]) -> Vec<&'a EnvCondition> {
+        g.iter().copied().filter(|c| c.skip.is_some()).collect()
+    }
+    let (og_gating, ng_gating) = (gating(og), gating(ng));
+    // Calls of local helpers that hold checks, by name.
+    let free_calls = |m: &Model, u: &Unit, g: &[&EnvCondition]| -> Vec<String> {
+        m.checking_calls(u)
+            .into_iter()
+            .filter(|at| !g.iter().any(|c| c.calls.contains(at)))
+            .map(|at| m.word_at(at).to_string())
+            .collect()
+    };
+    if same_language && ng_gating.iter().any(|c| !c.gated_calls.is_empty()) {
+        let (free_old, free_new) = (free_calls(om, ou, og), free_calls(nm, nu, ng));
+        let moved = ng_gating
+            .iter()
+            .flat_map(|c| c.gated_calls.iter().map(|&at| nm.word_at(at)))
+            .any(|k| count(&free_old, k) > count(&free_new, k));
+        if moved {
+            return true;
+        }
+    }
+    let gated = |g: &[&EnvCondition]| -> Vec<usize> {
+        g.iter()
+            .flat_map(|c| c.gated_checks.iter().copied())
+            .collect()
+    };
+    let (gated_old, gated_new) = (gated(&og_gating), gated(&ng_gating));
+    if gated_new.is_empty() {
+        return false;
+    }
+    let free = |u: &Unit, g: &[&EnvCondition]| -> Vec<usize> {
+        u.checks
+            .iter()
+            .copied()
+            .filter(|i| !g.iter().any(|c| c.checks.contains(i)))
+            .collect()
+    };
+    let (free_old, free_new) = (free(ou, og), free(nu, ng));
+    let grew = gated_new.len() > gated_old.len();
+    if !same_language {
+        return grew && free_new.len() < free_old.len();
+    }
+    let keys = |m: &Model, list: &[usize]| -> Vec<String> {
+        list.iter().map(|&c| m.check_key(c, rules).0).collect()
+    };
+    let (free_old, free_new) = (keys(om, &free_old), keys(nm, &free_new));
+    if keys(nm, &gated_new)
+        .iter()
+        .any(|k| count(&free_old, k) > count(&free_new, k))
+    {
+        return true;
+    }
+    // Free checks that went, but not to a branch that still runs them.
+    let ungated: Vec<usize> = ng
+        .iter()
+        .flat_map(|c| c.checks.iter().filter(|i| !c.gated_checks.contains(i)))
+        .copied()
+        .collect();
+    let mut gone = free_old;
+    for k in free_new.iter().chain(&keys(nm, &ungated)) {
+        if let Some(i) = gone.iter().position(|g| g == k) {
+            gone.swap_remove(i);
+        }
+    }
+    grew && !gone.is_empty()
 }
 
 #[cfg(test)]

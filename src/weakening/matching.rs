@@ -427,7 +427,7 @@ fn called(code: &str, language: Language) -> impl Iterator<Item = &str> {
 
 /// The identifiers in code.
 fn words(code: &str) -> impl Iterator<Item = &str> {
-    code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+    super::source::words(code)
         .filter(|w| w.len() > 1 && !w.starts_with(|c: char| c.is_ascii_digit()))
 }
 

@@ -825,11 +825,7 @@ impl<'a> Model<'a> {
     /// of a `for` loop around it (`for _, tt := range tests {` … `if tt.wantErr {`): over
     /// the rows each branch runs, so its checks are not alternatives.
     fn reads_loop_variable(&self, unit: &Unit, open: usize, head: usize) -> bool {
-        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-        let condition: Vec<&str> = self.src.code[head..open]
-            .split(|c: char| !word(c))
-            .filter(|w| !w.is_empty())
-            .collect();
+        let condition: Vec<&str> = super::source::words(&self.src.code[head..open]).collect();
         let mut at = open;
         while let Some(o) = self.src.enclosing_brace(at) {
             if o < unit.span.start {
@@ -847,9 +843,8 @@ impl<'a> Model<'a> {
                 .filter_map(|k| rest.find(k))
                 .min()
                 .map_or("", |k| &rest[..k]);
-            if bound
-                .split(|c: char| !word(c))
-                .filter(|w| !w.is_empty() && !["const", "let", "var", "_", "mut"].contains(w))
+            if super::source::words(bound)
+                .filter(|w| !["const", "let", "var", "_", "mut"].contains(w))
                 .any(|w| condition.contains(&w))
             {
                 return true;
@@ -1286,10 +1281,7 @@ impl<'a> Model<'a> {
     /// The word (identifier) starting at `pos`.
     pub(super) fn word_at(&self, pos: usize) -> &str {
         let rest = &self.src.code[pos..];
-        let end = rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-            .unwrap_or(rest.len());
-        &rest[..end]
+        &rest[..ident_len(rest)]
     }
 
     pub(super) fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {

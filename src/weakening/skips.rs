@@ -749,8 +749,37 @@ impl Model<'_> {
         })];
         // (After the title: a string, blank, so without commas of its own.)
         let head = head.split_once(',').map_or(head, |(_, rest)| rest);
-        head.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-            .any(|w| w == name)
+        super::source::words(head).any(|w| w == name)
+    }
+
+    /// Go: whether skip `s` of test `unit` is a guard at the top of a subtest the
+    /// change adds (`old`'s `old_unit` is the test before): its checks are more of what
+    /// the rest of the test has, so it skips nothing the test had.
+    pub(super) fn is_new_subtest_guard(
+        &self,
+        unit: &Unit,
+        s: usize,
+        old: &Model,
+        old_unit: &Unit,
+        rules: &Rules,
+    ) -> bool {
+        if self.language != Language::Go || self.skips[s].text != "return" {
+            return false;
+        }
+        let Some(block) = self.subtest_around(unit, self.skips[s].pos) else {
+            return false;
+        };
+        let keys = |m: &Model, checks: &mut dyn Iterator<Item = &usize>| -> Vec<String> {
+            checks.map(|&c| m.check_key(c, rules).0).collect()
+        };
+        let inside_block = |c: &&usize| block.contains(&self.checks[**c].span.start);
+        let inside = keys(self, &mut unit.checks.iter().filter(inside_block));
+        let outside = keys(self, &mut unit.checks.iter().filter(|c| !inside_block(c)));
+        let before = keys(old, &mut old_unit.checks.iter());
+        let count = |list: &[String], k: &String| list.iter().filter(|x| *x == k).count();
+        inside
+            .iter()
+            .all(|k| count(&before, k) <= count(&outside, k))
     }
 
     /// Go: the body of the subtest's function around `pos` in `unit`, if any.

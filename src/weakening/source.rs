@@ -253,6 +253,12 @@ pub(super) fn enclosing_indent_block(src: &Source, line: usize) -> Option<Range<
     Some(src.indent_block(header))
 }
 
+/// The words (identifiers) of a text.
+pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+}
+
 /// The bracket opening the group that closes at `close`.
 pub(super) fn matching_open(code: &[u8], close: usize) -> Option<usize> {
     let mut depth = 0usize;
