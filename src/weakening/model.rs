@@ -381,10 +381,12 @@ impl<'a> Model<'a> {
             let mut start = m_start + (matched.len() - matched.trim_ascii_start().len());
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
             let dot = code[start] == b'.';
-            let receiver = if dot {
-                receiver_start(code, start, outer.end)
-            } else {
-                start
+            let receiver = match dot {
+                true if self.language == Language::Ruby => {
+                    ruby_block_receiver(code, receiver_start(code, start, outer.end), outer.end)
+                }
+                true => receiver_start(code, start, outer.end),
+                false => start,
             };
             if dot {
                 while start > 0
@@ -1234,7 +1236,9 @@ impl<'a> Model<'a> {
             .partition_point(|c| c.span.start < unit.span.end);
         let checks = &self.checks[from..to.max(from)];
         out.retain(|&(_, at)| {
-            !checks.iter().any(|c| c.span.contains(&at))
+            !checks
+                .iter()
+                .any(|c| (c.receiver.min(c.span.start)..c.span.end).contains(&at))
                 && !self.groups.iter().any(|g| g.contains(&at))
         });
         let mut names: Vec<&str> = out.into_iter().map(|(n, _)| n).collect();
@@ -1311,7 +1315,12 @@ impl<'a> Model<'a> {
                 while j < span.end && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
                     j += 1;
                 }
-                out.push((&self.src.code[i..j], i));
+                // (Not a keyword argument's label, `f(verify: false)`, nor a symbol.)
+                let label = b.get(j) == Some(&b':') && b.get(j + 1) != Some(&b':');
+                let symbol = i > 0 && b[i - 1] == b':' && (i < 2 || b[i - 2] != b':');
+                if !label && !symbol {
+                    out.push((&self.src.code[i..j], i));
+                }
                 i = j;
                 continue;
             }
@@ -1397,6 +1406,69 @@ fn receiver_start(code: &[u8], dot: usize, floor: usize) -> usize {
         start += 1;
     }
     start
+}
+
+/// A Ruby receiver that is a block (`lambda do … end.should raise_error(E)`,
+/// `proc { … }.should`): from the word that takes the block, so that the block's calls
+/// are the check's subject, not calls of their own.
+fn ruby_block_receiver(code: &[u8], receiver: usize, floor: usize) -> usize {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let open = if code[receiver..].starts_with(b"end")
+        && !code.get(receiver + 3).is_some_and(|&b| word(b))
+    {
+        // Back to the `do` this `end` closes (blocks and line-start keywords between).
+        let mut depth = 1usize;
+        let mut i = receiver;
+        loop {
+            if i <= floor || receiver - i > 4096 {
+                return receiver;
+            }
+            i -= 1;
+            if !word(code[i]) || (i > 0 && word(code[i - 1])) {
+                continue;
+            }
+            let len = code[i..].iter().take_while(|&&b| word(b)).count();
+            match &code[i..i + len] {
+                b"end" => depth += 1,
+                b"do" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break i;
+                    }
+                }
+                b"if" | b"unless" | b"while" | b"until" | b"case" | b"begin" | b"def"
+                | b"class" | b"module"
+                    if at_line_start(code, i) =>
+                {
+                    depth -= 1;
+                    if depth == 0 {
+                        return receiver;
+                    }
+                }
+                _ => {}
+            }
+        }
+    } else if code[receiver] == b'.' && receiver > floor && code[receiver - 1] == b'}' {
+        match matching_open(code, receiver - 1) {
+            Some(open) if open >= floor => open,
+            _ => return receiver,
+        }
+    } else {
+        return receiver;
+    };
+    // The word taking the block: `lambda`, `proc`, `expect`, `->`.
+    let before = code[floor..open].trim_ascii_end();
+    let taker = before.len()
+        - before
+            .iter()
+            .rev()
+            .take_while(|&&b| word(b) || b == b'-' || b == b'>')
+            .count();
+    if taker == before.len() {
+        open
+    } else {
+        floor + taker
+    }
 }
 
 /// Whether the name at `start` is being declared: the word before it is a type or a
@@ -1737,5 +1809,38 @@ mod tests {
                 m.check_key(c, &rules);
             }
         }
+    }
+
+    #[test]
+    fn ruby_calls_in_a_checks_block_receiver_or_as_labels_are_no_calls_of_their_own() {
+        let rules = Rules::new(Language::Ruby, None);
+        let text = "describe A do
+  it \"x\" do
+    lambda do
+      verify_a(1)
+    end.should raise_error E
+    proc { verify_b(2) }.should raise_error E
+    verify_c(3).should == 1
+    connect(verify_d: false, via: :verify_e)
+    verify_f 4
+  end
+end
+";
+        let m = Model::new(text.as_bytes(), &rules);
+        let unit = m.units.iter().find(|u| u.role == Role::Test).unwrap();
+        let calls = m.calls(unit);
+        assert!(
+            calls.contains(&"verify_f") && calls.contains(&"connect"),
+            "{calls:?}"
+        );
+        for name in ["verify_a", "verify_b", "verify_c", "verify_d", "verify_e"] {
+            assert!(!calls.contains(&name), "{name} in {calls:?}");
+        }
+        // The block is the check's subject.
+        let full: Vec<String> = (0..m.checks.len())
+            .map(|c| m.full_key(c, &m.check_key(c, &rules).0, &rules))
+            .collect();
+        assert!(full[0].starts_with("lambda do verify_a(1)"), "{full:?}");
+        assert!(full[1].starts_with("proc{verify_b(2)}"), "{full:?}");
     }
 }
