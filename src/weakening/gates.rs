@@ -521,11 +521,175 @@ impl Model<'_> {
                 return Some((at, true));
             }
         }
+        // A guard before it that leaves the loop's turn (`if os.Getenv("CI") != "" {
+        // continue }`, `next if ENV["CI"]` in a block): the rest of the turn is gated.
+        if let Some(guard) = self.loop_exit_guard(unit, at) {
+            return Some((guard, true));
+        }
         if self.language.indented() {
             self.gate_by_indent(ask, at, rank)
         } else {
             self.gate_by_braces(ask, at, rank)
         }
+    }
+
+    /// Where a guard on the environment starts that ends the turn of a loop around
+    /// `at` before it (`continue`, `break`; Ruby's `next` in a block below the test's
+    /// level; a `return` in a callback below the test's level in JavaScript, Java and
+    /// C#, as in `rows.forEach((r) => { if (CI) return; expect(…) })`), at `at`'s
+    /// level or one around it, doing nothing else (logging aside).
+    fn loop_exit_guard(&self, unit: &Unit, at: usize) -> Option<usize> {
+        use super::rules::Language;
+        let b = self.src.b();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let callbacks = matches!(
+            self.language,
+            Language::JavaScript | Language::Java | Language::CSharp
+        );
+        let mut exits: Vec<&str> = vec!["continue", "break"];
+        if self.language == Language::Ruby {
+            exits.push("next");
+        }
+        if callbacks {
+            exits.push("return");
+        }
+        let scope = unit.span.start..at.min(unit.span.end);
+        for exit in exits {
+            for found in memchr::memmem::find_iter(&b[scope.clone()], exit.as_bytes()) {
+                let p = scope.start + found;
+                let end = p + exit.len();
+                if (p > 0 && word(b[p - 1])) || b.get(end).is_some_and(|&c| word(c)) {
+                    continue;
+                }
+                let guard = if self.language.indented() {
+                    self.indented_exit_guard(unit, p, exit, at)
+                } else {
+                    self.braced_exit_guard(unit, p, exit, at)
+                };
+                if guard.is_some() {
+                    return guard;
+                }
+            }
+        }
+        None
+    }
+
+    /// [`Model::loop_exit_guard`] for the exit at `p` in braced code: `if (c) exit;` or
+    /// `if c { exit }`, in a block that holds `at`.
+    fn braced_exit_guard(&self, unit: &Unit, p: usize, exit: &str, at: usize) -> Option<usize> {
+        let code = &self.src.code;
+        let b = self.src.b();
+        let rest = code[p + exit.len()..].trim_start_matches([' ', '\t']);
+        // (`continue outer`, `return;`, `return null;` … a value returned in a callback.)
+        let line_end = rest.find(['\n', ';', '}']).unwrap_or(rest.len());
+        let returned = rest[..line_end].trim();
+        if exit != "return" && !returned.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let open = self.src.enclosing_brace(p)?;
+        let (head, level) = {
+            // One line: `if (CI) continue;` (the statement from after `;`, `{`, `}`).
+            let line_start = self.src.line_start(self.src.line_of(p)).max(open + 1);
+            let mut s = p;
+            while s > line_start && !matches!(b[s - 1], b';' | b'{' | b'}') {
+                s -= 1;
+            }
+            let statement = code[s..p].trim();
+            if !statement.is_empty() {
+                (s + (code[s..p].len() - code[s..p].trim_start().len()), open)
+            } else {
+                // A block holding only the exit (and logging before it).
+                let inside = code[open + 1..self.src.close_of(open).min(code.len())]
+                    .trim()
+                    .trim_end_matches('}')
+                    .trim();
+                let statements: Vec<&str> = inside
+                    .split([';', '\n'])
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                let only_exit = statements.split_last().is_some_and(|(last, before)| {
+                    (*last == exit || last.strip_prefix(exit).is_some_and(|r| r.starts_with(' ')))
+                        && before.iter().all(|t| super::skips::is_logging(t))
+                });
+                if !only_exit {
+                    return None;
+                }
+                (self.block_head(unit, open), self.src.enclosing_brace(open)?)
+            }
+        };
+        if level < unit.span.start || at >= self.src.close_of(level) {
+            return None;
+        }
+        // A `return` leaves a loop's turn only in a callback below the test's level.
+        if exit == "return" {
+            let body = self
+                .src
+                .enclosing_brace(level)
+                .is_none_or(|o| o < unit.span.start);
+            let callback = {
+                let h = &code[self.block_head(unit, level)..level];
+                h.contains("=>") || h.contains("->") || words(h).any(|w| w == "function")
+            };
+            if body || !callback {
+                return None;
+            }
+        }
+        let text = &code[head..p];
+        (starts_with_word(text, "if") && self.reads_env(text)).then_some(head)
+    }
+
+    /// [`Model::loop_exit_guard`] for the exit at `p` in indented code: Python's `if c:
+    /// continue` (one line or a block), Ruby's `next if c` / `break unless c` or an
+    /// `if` block holding the exit; the lines from it to `at` stay inside its level.
+    fn indented_exit_guard(&self, unit: &Unit, p: usize, exit: &str, at: usize) -> Option<usize> {
+        let line = self.src.line_of(p);
+        let text = self.src.line_text(line).trim();
+        let rest =
+            self.src.code[p + exit.len()..self.src.line_end(line).max(p + exit.len())].trim();
+        let (head_line, reads) = if text.starts_with(exit) {
+            if let Some(cond) = ["if ", "unless "].iter().find_map(|w| rest.strip_prefix(w)) {
+                (line, self.reads_env(cond))
+            } else if rest.is_empty() {
+                // The exit alone in an `if` block: the head is the line above, less indented.
+                let indent = self.src.indent(line)?;
+                let head = (self.src.line_of(unit.span.start)..line)
+                    .rev()
+                    .find(|&l| self.src.indent(l).is_some_and(|i| i < indent))?;
+                let logging = (head + 1..line).all(|l| {
+                    let t = self.src.line_text(l).trim();
+                    t.is_empty() || super::skips::is_logging(t)
+                });
+                let h = self.src.line_text(head).trim();
+                if !logging || !starts_with_word(h, "if") {
+                    return None;
+                }
+                (head, self.reads_env(h))
+            } else {
+                return None;
+            }
+        } else if starts_with_word(text, "if") && text.ends_with(&format!(": {exit}")) {
+            (line, self.reads_env(text))
+        } else {
+            return None;
+        };
+        if !reads {
+            return None;
+        }
+        // Ruby's `next` at the test's own level is its guard return (see `skips`).
+        let level = self.src.indent(head_line)?;
+        if exit == "next" {
+            let body = (self.src.line_of(unit.span.start) + 1..=head_line)
+                .find_map(|l| self.src.indent(l));
+            if body == Some(level) {
+                return None;
+            }
+        }
+        let check_line = self.src.line_of(at);
+        let inside = (head_line + 1..=check_line)
+            .filter_map(|l| self.src.indent(l))
+            .all(|i| i >= level);
+        inside.then(|| self.src.line_start(head_line) + level)
     }
 
     /// Whether an `if` chain on the environment (its heads, its branches' bodies)

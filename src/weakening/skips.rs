@@ -1073,7 +1073,7 @@ impl Model<'_> {
 /// Whether a statement only logs (`eprintln!(…)`, `t.Logf(…)`, `console.warn(…)`,
 /// `print(…)`): a guard may say why it returns. (Not Go's `fmt.Print…`: what an
 /// example prints is its check.)
-fn is_logging(statement: &str) -> bool {
+pub(super) fn is_logging(statement: &str) -> bool {
     [
         "eprintln!",
         "println!",
