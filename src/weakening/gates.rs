@@ -53,6 +53,10 @@ const VARIABLES: &[&str] = &[
     "Bun.env",
     "getoption(",
     "config.option.",
+    "flag.Bool",
+    "flag.String",
+    "flag.Int",
+    "flag.Duration",
 ];
 
 /// What a condition reads when it reads the platform: a check under one may hold
@@ -124,6 +128,9 @@ fn reads(text: &str, mut enough: impl FnMut(Read) -> bool) -> bool {
     let (variables, platform) = (VARIABLES.len(), VARIABLES.len() + PLATFORM.len());
     r.names.find_iter(b).any(|m| match m.pattern().as_usize() {
         k if k < variables => enough(Read::Variable),
+        // (Java's `Boolean.getBoolean(…)` is a system property, a flag the runner
+        // sets; a row's `getBoolean(…)` is read like the platform.)
+        k if k < platform && text[..m.start()].ends_with("Boolean.") => enough(Read::Variable),
         k if k < platform => enough(Read::Platform),
         _ => {
             free_before(m.start())
@@ -205,6 +212,15 @@ fn is_condition_head(text: &str) -> bool {
         .any(|w| starts_with_word(text, w))
 }
 
+/// A Ruby `case` or Python `match` ([`Model::case_arms`]): its lines (the `case`/`match`
+/// line first, then each arm's head), each arm's body, and whether an arm takes every
+/// other value (`else`, `case _`).
+struct CaseArms {
+    heads: Vec<usize>,
+    bodies: Vec<Range<usize>>,
+    has_else: bool,
+}
+
 /// What the gate readers ask about: a test, with its calls of checking helpers.
 struct Ask<'a> {
     unit: &'a Unit,
@@ -239,6 +255,16 @@ impl Model<'_> {
                 .iter()
                 .any(|w| starts_with_word(statement, w))
             {
+                continue;
+            }
+            // Go's `flag.BoolVar(&quick, "quick", …)` binds the name it points to.
+            if let Some((_, target)) = statement.split_once("Var(&")
+                && statement.starts_with("flag.")
+                && reads_environment(statement)
+                && let Some(name) = words(target).next()
+            {
+                names.push(name.to_string());
+                variables.push(name.to_string());
                 continue;
             }
             if let Some(name) = bound_name(line) {
@@ -750,9 +776,16 @@ impl Model<'_> {
             }
             // A `switch` on the environment (in its head, or in its labels: Go's `switch
             // { case os.Getenv("CI") != "":`, `switch (true)`): its arms are the branches.
-            if starts_with_word(&self.src.code[h..open], "switch") {
+            let rust_match = self.language == super::rules::Language::Rust
+                && starts_with_word(&self.src.code[h..open], "match");
+            if starts_with_word(&self.src.code[h..open], "switch") || rust_match {
                 let head = &self.src.code[h..open];
-                let (arms, has_default) = self.switch_arms(open);
+                // (A Rust `match` is exhaustive: a `_` arm or not, every case has an arm.)
+                let (arms, has_default) = if rust_match {
+                    (self.match_arms(open), true)
+                } else {
+                    self.switch_arms(open)
+                };
                 let labels: Vec<&str> = arms
                     .iter()
                     .map(|arm| {
@@ -875,6 +908,107 @@ impl Model<'_> {
         (arms, has_default)
     }
 
+    /// The arms of the Rust `match` block opening at `open`: each pattern with its
+    /// body, up to the `,` after it or the `}` of a braced body.
+    fn match_arms(&self, open: usize) -> Vec<Range<usize>> {
+        let b = self.src.b();
+        let close = self.src.close_of(open).saturating_sub(1).min(b.len());
+        let mut arms = Vec::new();
+        let (mut start, mut arrow) = (open + 1, None);
+        let mut i = open + 1;
+        while i < close {
+            match b[i] {
+                b'(' | b'[' | b'{' => {
+                    let end = self.src.close_of(i);
+                    let body = arrow.is_some_and(|a: usize| b[a..i].trim_ascii().is_empty());
+                    if b[i] == b'{' && body {
+                        arms.push(start..end);
+                        (start, arrow) = (end, None);
+                    }
+                    i = end;
+                    continue;
+                }
+                b'=' if b.get(i + 1) == Some(&b'>') => arrow = Some(i + 2),
+                b',' if arrow.is_some() => {
+                    arms.push(start..i);
+                    (start, arrow) = (i + 1, None);
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if arrow.is_some() {
+            arms.push(start..close);
+        }
+        arms
+    }
+
+    /// The Ruby `case` or Python `match` whose arm heads at `head` (at `indent`): a
+    /// `when`/`else` (Ruby) or `case` (Python) line.
+    fn case_arms(&self, unit: &Unit, head: usize, indent: usize) -> Option<CaseArms> {
+        use super::rules::Language;
+        let first_line = self.src.line_of(unit.span.start);
+        let last_line = self.src.line_of(unit.span.end.saturating_sub(1));
+        let text = |l: usize| self.src.line_text(l).trim_start();
+        let (arm, opener) = match self.language {
+            Language::Ruby => ("when", "case"),
+            Language::Python => ("case", "match"),
+            _ => return None,
+        };
+        let arm_head =
+            |l: usize| starts_with_word(text(l), arm) || starts_with_word(text(l), "else");
+        if !arm_head(head) {
+            return None;
+        }
+        // Ruby's `when` sits at its `case`'s indent; Python's `case` below its `match`.
+        let opener_line = (first_line..head).rev().find(|&l| {
+            self.src.indent(l).is_some_and(|j| match self.language {
+                Language::Ruby => j < indent || (j == indent && !arm_head(l)),
+                _ => j < indent,
+            })
+        })?;
+        if !starts_with_word(text(opener_line), opener) {
+            return None;
+        }
+        let mut heads = vec![opener_line];
+        let mut l = opener_line + 1;
+        while l <= last_line {
+            match self.src.indent(l) {
+                Some(j) if j < indent => break,
+                Some(j) if j == indent => {
+                    if arm_head(l) {
+                        heads.push(l);
+                    } else {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            l += 1;
+        }
+        let arms = &heads[1..];
+        let bodies: Vec<Range<usize>> = arms
+            .iter()
+            .enumerate()
+            .map(|(k, &h)| {
+                let end = arms.get(k + 1).map_or_else(
+                    || self.src.line_start(l.min(last_line + 1)),
+                    |&n| self.src.line_start(n),
+                );
+                self.src.line_end(h)..end.max(self.src.line_end(h))
+            })
+            .collect();
+        let has_else = arms.iter().any(|&h| {
+            let t = text(h);
+            starts_with_word(t, "else") || t.starts_with("case _:")
+        });
+        Some(CaseArms {
+            heads,
+            bodies,
+            has_else,
+        })
+    }
+
     /// [`Model::gate_by_braces`] for blocks by indentation (Python, Ruby).
     fn gate_by_indent(&self, ask: &Ask, at: usize, rank: u8) -> Option<(usize, bool)> {
         let unit = ask.unit;
@@ -884,6 +1018,18 @@ impl Model<'_> {
         let head_of = |l: usize| self.src.line_text(l).trim_start();
         let mut reading = None;
         for (h, i) in self.indent_headers(unit, line) {
+            if let Some(case) = self.case_arms(unit, h, i) {
+                let texts: Vec<&str> = case.heads.iter().map(|&l| head_of(l)).collect();
+                if texts.iter().any(|t| self.reads_env(t)) {
+                    let opener = case.heads[0];
+                    let head = self.src.line_start(opener) + self.src.indent(opener).unwrap_or(0);
+                    if self.gates(ask, rank, &texts, &case.bodies, case.has_else) {
+                        return Some((head, true));
+                    }
+                    reading.get_or_insert((head, false));
+                }
+                continue;
+            }
             if !is_condition_head(head_of(h)) {
                 continue;
             }

@@ -102,10 +102,80 @@ impl Model<'_> {
         if self.language == Language::Ruby {
             skips.extend(self.ruby_suite_exits());
         }
+        if self.language == Language::JavaScript {
+            skips.extend(self.renamed_context_skips());
+            skips.sort_by_key(|s| s.pos);
+            skips.dedup_by_key(|s| s.pos);
+        }
         for (i, skip) in skips.iter().enumerate() {
             self.attach_skip(i, skip.pos);
         }
         self.skips = skips;
+    }
+
+    /// vitest's test context under a name of the test's choosing (`test('x', (c) =>
+    /// { c.skip() })`) or destructured in its body (`const { skip } = ctx; skip()`):
+    /// a skip as `ctx.skip()` is (the regular names are read by the rules).
+    fn renamed_context_skips(&self) -> Vec<Skip> {
+        let b = self.src.b();
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let mut out = Vec::new();
+        for unit in self.units.iter().filter(|u| u.role == Role::Test) {
+            let code = &self.src.code[unit.span.clone()];
+            let Some(name) = test_context_name(code) else {
+                continue;
+            };
+            let mut calls = Vec::new();
+            // (`ctx`, `context`, `task`, node's `t`: read by the rules.)
+            if !["ctx", "context", "task", "t"].contains(&name) {
+                calls.push(format!("{name}.skip"));
+            }
+            // `const { skip } = c`, `const { skip: leave } = c`.
+            for (at, _) in code.match_indices(name) {
+                let before = code[..at].trim_end();
+                let Some(pattern) = before.strip_suffix('=').map(str::trim_end) else {
+                    continue;
+                };
+                let after_name = b.get(unit.span.start + at + name.len()).copied();
+                if !pattern.ends_with('}') || after_name.is_some_and(word) {
+                    continue;
+                }
+                let open = pattern.rfind('{').unwrap_or(0);
+                for field in pattern[open + 1..pattern.len() - 1].split(',') {
+                    let (key, local) = field.split_once(':').unwrap_or((field, field));
+                    if key.trim() == "skip" {
+                        calls.push(local.trim().to_string());
+                    }
+                }
+            }
+            for call in calls.iter().filter(|c| !c.is_empty()) {
+                for (at, _) in code.match_indices(call.as_str()) {
+                    let pos = unit.span.start + at;
+                    let end = pos + call.len();
+                    let rest = self.src.code[end..].trim_start_matches([' ', '\t']);
+                    let free = (pos == 0 || !(word(b[pos - 1]) || b[pos - 1] == b'.'))
+                        && rest.starts_with('(')
+                        && !rest[1..]
+                            .trim_start()
+                            .starts_with(|c: char| c.is_ascii_digit());
+                    if !free {
+                        continue;
+                    }
+                    let line = self.src.line_of(pos);
+                    out.push(Skip {
+                        pos,
+                        line,
+                        text: "ctx.skip(".into(),
+                        kind: if self.skip_context(line) {
+                            SkipKind::Conditional
+                        } else {
+                            SkipKind::Unconditional
+                        },
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Whether a call-style skip on `line` sits under an `if` (same or previous line).
@@ -1068,6 +1138,33 @@ impl Model<'_> {
     fn def_pos(&self, unit: &Unit) -> usize {
         self.src.line_start(unit.line)
     }
+}
+
+/// The name a JavaScript test's callback gives its first parameter, the test's
+/// context (`test('x', async (c) => {`, `it('x', function (c) {`); none when it is
+/// destructured or absent.
+fn test_context_name(code: &str) -> Option<&str> {
+    let head = &code[..code.find('{')?];
+    // (After the title: a string, blank, so without commas of its own.)
+    let (_, rest) = head.split_once(',')?;
+    let rest = rest.trim_start();
+    let keyword = |text: &'_ str, w: &str| -> Option<usize> {
+        let r = text.strip_prefix(w)?;
+        (!r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .then_some(w.len())
+    };
+    let rest = keyword(rest, "async").map_or(rest, |n| rest[n..].trim_start());
+    let rest = keyword(rest, "function").map_or(rest, |n| rest[n..].trim_start());
+    let rest = rest.strip_prefix('(').map_or(rest, str::trim_start);
+    let len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    let name = &rest[..len];
+    let next = rest[len..].trim_start();
+    (len > 0
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && (next.starts_with([')', ',', ':']) || next.starts_with("=>")))
+    .then_some(name)
 }
 
 /// Whether a statement only logs (`eprintln!(…)`, `t.Logf(…)`, `console.warn(…)`,

@@ -335,7 +335,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Ruby => Patterns {
             defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
-            checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
+            checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?(?:_receive)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
             skips: r"(?m)(?:^|;)[ \t]*(?:skip|pending)\b|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)",
             test_heads: r"[^\s\S]",
             equality: r"\.to eq\b|\.to eql\b|\.to equal\b|\.to be(?:\(|[ \t]*==|[ \t]+[^<>=! \t]|[ \t]*$)|\.to match_array\b|\.to contain_exactly\b|\.to be_nil\b|\.to raise_error\(|^assert_equal\b|^assert_nil\b|^assert_raises\b|\.must_equal\b|\.must_be_nil\b",
