@@ -874,7 +874,26 @@ impl Model<'_> {
     /// Go: whether `open` is a subtest's function (`t.Run("x", func(t *testing.T) {`).
     fn opens_go_subtest(&self, unit: &Unit, open: usize) -> bool {
         let head = &self.src.code[self.block_head(unit, open)..open];
-        head.contains(".Run(") && head.contains("func(")
+        if head.contains(".Run(") && head.contains("func(") {
+            return true;
+        }
+        // A subtest's body bound to a name the test runs (`check := func(t
+        // *testing.T) {` … `t.Run("digits", check)`).
+        let Some((name, func)) = head.split_once(":=") else {
+            return false;
+        };
+        let name = name.trim();
+        let body = &self.src.code[self.src.close_of(open).min(unit.span.end)..unit.span.end];
+        func.trim_start().starts_with("func(")
+            && func.contains("*testing.T")
+            && !name.is_empty()
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && body.match_indices(".Run(").any(|(at, _)| {
+                let args = &body[at..body[at..].find(')').map_or(body.len(), |e| at + e)];
+                args.rsplit(',')
+                    .next()
+                    .is_some_and(|last| last.trim() == name)
+            })
     }
 
     /// JavaScript: each suite callback's first `return` of its own (`describe('…', () =>
@@ -1022,9 +1041,14 @@ impl Model<'_> {
 
     /// [`Model::out_of_bare_blocks`] within the code from `floor`.
     fn out_of_bare_blocks_from(&self, floor: usize, mut open: usize) -> usize {
-        while open > floor && self.head_at(floor, open) == open {
-            let before = self.src.code[..open].trim_end();
-            if !before.ends_with(['{', ';', '}']) {
+        loop {
+            // (A `try` block runs as a bare block does: `try { if (CI) return; } …`.)
+            let head = self.head_at(floor, open);
+            let bare = head == open && {
+                let before = self.src.code[..open].trim_end();
+                before.ends_with(['{', ';', '}'])
+            };
+            if open <= floor || !(bare || self.src.code[head..open].trim() == "try") {
                 break;
             }
             match self.src.enclosing_brace(open) {
@@ -1059,9 +1083,19 @@ impl Model<'_> {
         // return done();`, `return console.warn(…)`.)
         let nothing_after = matches!(returned, "" | "void 0" | "undefined")
             || self.reads_env(&self.src.code[start..at]);
+        // Kotlin's `System.getenv("CI")?.let { return }`: the block runs when the
+        // value is there.
+        let before = self.src.code[start..at].trim_end();
+        let kotlin_let = self.language == Language::Java
+            && before.ends_with('{')
+            && ["?.let", "?.run", "?.also", "?.apply"]
+                .iter()
+                .any(|w| before.contains(w))
+            && self.reads_env(before);
         let guard = ["if (", "if(", "while (", "while("]
             .iter()
-            .any(|h| head.starts_with(h));
+            .any(|h| head.starts_with(h))
+            || kotlin_let;
         if !guard || !nothing_after {
             return false;
         }
