@@ -425,7 +425,8 @@ impl Model<'_> {
     /// Calls in a test of local helpers that hold checks (their positions), outside
     /// the test's own local helpers: a condition around one gates its checks. Not a
     /// call whose result the statement binds (`const base = process.env.URL ||
-    /// startServer()`): that is setup, whatever it checks on the way.
+    /// startServer()`): that is setup, whatever it checks on the way, unless the
+    /// helper is named like a check (`const v = process.env.CI ? r : verifySum(r)`).
     pub(super) fn checking_calls(&self, unit: &Unit) -> Vec<usize> {
         self.all_calls(unit)
             .into_iter()
@@ -435,8 +436,11 @@ impl Model<'_> {
                     && self
                         .helper_for(unit, name)
                         .is_some_and(|h| !self.checks_of(h).is_empty())
-                    && bound_name(&self.src.code[self.src.line_start(self.src.line_of(at))..at])
-                        .is_none()
+                    && (super::bags::check_like(name)
+                        || bound_name(
+                            &self.src.code[self.src.line_start(self.src.line_of(at))..at],
+                        )
+                        .is_none())
             })
             .map(|(_, at)| at)
             .collect()
