@@ -574,7 +574,7 @@ impl Model<'_> {
         let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
         let callbacks = matches!(
             self.language,
-            Language::JavaScript | Language::Java | Language::CSharp
+            Language::JavaScript | Language::Java | Language::CSharp | Language::Rust
         );
         let mut exits: Vec<&str> = vec!["continue", "break"];
         if self.language == Language::Ruby {
@@ -638,11 +638,19 @@ impl Model<'_> {
                     .map(str::trim)
                     .filter(|t| !t.is_empty())
                     .collect();
-                let only_exit = statements.split_last().is_some_and(|(last, before)| {
-                    (*last == exit || last.strip_prefix(exit).is_some_and(|r| r.starts_with(' ')))
-                        && before.iter().all(|t| super::skips::is_logging(t))
+                // (What it does before leaving, `skipped++`, a log, is no check.)
+                let close = self.src.close_of(open);
+                let checks_inside = self
+                    .checks
+                    .iter()
+                    .any(|c| (open..close).contains(&c.span.start));
+                let ends_in_exit = statements.last().is_some_and(|last| {
+                    *last == exit
+                        || last
+                            .strip_prefix(exit)
+                            .is_some_and(|r| r.starts_with([' ', '@']))
                 });
-                if !only_exit {
+                if !ends_in_exit || checks_inside {
                     return None;
                 }
                 (self.block_head(unit, open), self.src.enclosing_brace(open)?)
@@ -651,22 +659,34 @@ impl Model<'_> {
         if level < unit.span.start || at >= self.src.close_of(level) {
             return None;
         }
-        // A `return` leaves a loop's turn only in a callback below the test's level.
-        if exit == "return" {
+        // A `return` leaves a loop's turn only in a callback below the test's level
+        // (Kotlin's `return@forEach` always does).
+        if exit == "return" && !rest.starts_with('@') {
             let body = self
                 .src
                 .enclosing_brace(level)
                 .is_none_or(|o| o < unit.span.start);
             let callback = {
                 let h = &code[self.block_head(unit, level)..level];
-                h.contains("=>") || h.contains("->") || words(h).any(|w| w == "function")
+                // (Rust's closure: `for_each(|r| {`.)
+                h.contains("=>")
+                    || h.contains("->")
+                    || h.trim_end().ends_with('|')
+                    || words(h).any(|w| w == "function")
             };
             if body || !callback {
                 return None;
             }
         }
         let text = &code[head..p];
-        (starts_with_word(text, "if") && self.reads_env(text)).then_some(head)
+        // (Kotlin: `System.getenv("CI")?.let { return@forEach }`.)
+        let kotlin_let = ["?.let", "?.run", "?.also", "?.apply"].iter().any(|w| {
+            text.trim_end()
+                .trim_end_matches('{')
+                .trim_end()
+                .ends_with(w)
+        });
+        ((starts_with_word(text, "if") || kotlin_let) && self.reads_env(text)).then_some(head)
     }
 
     /// [`Model::loop_exit_guard`] for the exit at `p` in indented code: Python's `if c:
@@ -686,12 +706,13 @@ impl Model<'_> {
                 let head = (self.src.line_of(unit.span.start)..line)
                     .rev()
                     .find(|&l| self.src.indent(l).is_some_and(|i| i < indent))?;
-                let logging = (head + 1..line).all(|l| {
-                    let t = self.src.line_text(l).trim();
-                    t.is_empty() || super::skips::is_logging(t)
-                });
+                let (from, to) = (self.src.line_start(head + 1), self.src.line_start(line));
+                let checks_inside = self
+                    .checks
+                    .iter()
+                    .any(|c| (from..to).contains(&c.span.start));
                 let h = self.src.line_text(head).trim();
-                if !logging || !starts_with_word(h, "if") {
+                if checks_inside || !starts_with_word(h, "if") {
                     return None;
                 }
                 (head, self.reads_env(h))
@@ -806,6 +827,9 @@ impl Model<'_> {
                 }
                 continue;
             }
+            if self.loops_over_env_table(unit, &self.src.code[h..open], h) {
+                return Some((h, true));
+            }
             if !is_condition_head(&self.src.code[h..open]) {
                 continue;
             }
@@ -912,6 +936,75 @@ impl Model<'_> {
         (arms, has_default)
     }
 
+    /// Whether `head` (at `at`) is a loop whose rows the environment decides: it
+    /// reads the environment (`for (const c of process.env.CI ? [] : cases)`, a table
+    /// bound to such a read), or loops over a name that a condition on the environment
+    /// assigns before it (`if os.Getenv("CI") != "" { tests = tests[:0] }`): under CI it
+    /// may run no row, a branch that checks nothing. (Rows added, `tests =
+    /// append(tests, winCase)`, empty nothing.)
+    fn loops_over_env_table(&self, unit: &Unit, head: &str, at: usize) -> bool {
+        let head = head.trim_start();
+        let rows = if starts_with_word(head, "for") || starts_with_word(head, "while") {
+            // (After `of`, `in`, `range`, Java's `:`; a C-style loop's whole head.)
+            [" of ", " in ", "range ", " : "]
+                .iter()
+                .filter_map(|w| head.rfind(w).map(|k| &head[k + w.len()..]))
+                .min_by_key(|rest| rest.len())
+                .unwrap_or(head)
+        } else if let Some(k) = [".forEach(", ".each(", ".each ", ".each_with_index"]
+            .iter()
+            .find_map(|w| head.find(w))
+        {
+            &head[..k]
+        } else {
+            return false;
+        };
+        if self.reads_env(rows) {
+            return true;
+        }
+        let before = &self.src.code[unit.span.start..at.max(unit.span.start)];
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        words(rows).any(|name| {
+            before.match_indices(name).any(|(k, _)| {
+                let b = before.as_bytes();
+                let free =
+                    (k == 0 || !word(b[k - 1])) && !b.get(k + name.len()).is_some_and(|&c| word(c));
+                let rest = before[k + name.len()..].trim_start();
+                let value = rest.get(1..).unwrap_or("").trim_start();
+                let grows = value.starts_with("append(")
+                    || value.starts_with(&format!("[...{name}"))
+                    || value.starts_with(&format!("{name} +"))
+                    || value.starts_with(&format!("{name}.concat("));
+                let assigned = rest.starts_with('=') && !rest.starts_with("==") && !grows;
+                free && assigned && {
+                    let pos = unit.span.start + k;
+                    let line = self.src.line_of(pos);
+                    let statement = &self.src.code[self.src.line_start(line)..pos];
+                    // On its line (`if (process.env.CI) cases = [];`) or in a block
+                    // whose head reads it.
+                    (is_condition_head(statement.trim_start()) && self.reads_env(statement))
+                        || self
+                            .enclosing_head(unit, pos)
+                            .is_some_and(|h| is_condition_head(h.trim_start()) && self.reads_env(h))
+                }
+            })
+        })
+    }
+
+    /// The head of the block (braced or indented) around `pos` within `unit`.
+    fn enclosing_head(&self, unit: &Unit, pos: usize) -> Option<&str> {
+        if self.language.indented() {
+            let (h, _) = self.indent_headers(unit, self.src.line_of(pos)).next()?;
+            Some(self.src.line_text(h))
+        } else {
+            let open = self
+                .src
+                .enclosing_brace(pos)
+                .filter(|&o| o >= unit.span.start)?;
+            Some(&self.src.code[self.block_head(unit, open)..open])
+        }
+    }
+
     /// The arms of the Rust `match` block opening at `open`: each pattern with its
     /// body, up to the `,` after it or the `}` of a braced body.
     fn match_arms(&self, open: usize) -> Vec<Range<usize>> {
@@ -955,6 +1048,7 @@ impl Model<'_> {
         let last_line = self.src.line_of(unit.span.end.saturating_sub(1));
         let text = |l: usize| self.src.line_text(l).trim_start();
         let (arm, opener) = match self.language {
+            Language::Ruby if starts_with_word(text(head), "in") => ("in", "case"),
             Language::Ruby => ("when", "case"),
             Language::Python => ("case", "match"),
             _ => return None,
@@ -1033,6 +1127,10 @@ impl Model<'_> {
                     reading.get_or_insert((head, false));
                 }
                 continue;
+            }
+            let at_head = self.src.line_start(h) + i;
+            if self.loops_over_env_table(unit, head_of(h), at_head) {
+                return Some((at_head, true));
             }
             if !is_condition_head(head_of(h)) {
                 continue;

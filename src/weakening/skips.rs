@@ -152,8 +152,29 @@ impl Model<'_> {
                     }
                 }
             }
+            // The body, where an inner callback's parameter or a loop's variable may
+            // take the name over (`walk(tree, (c) => c.skip())`, `for (const c of
+            // cursors)`): after any use of the name other than `name.` or `= name`,
+            // its calls are no longer read as the test's.
+            let body = code.find('{').unwrap_or(code.len());
+            let shadowed_from = code[body..]
+                .match_indices(name)
+                .map(|(k, _)| body + k)
+                .find(|&k| {
+                    let cb = code.as_bytes();
+                    let joined = word(cb[k - 1])
+                        || cb[k - 1] == b'.'
+                        || cb.get(k + name.len()).is_some_and(|&c| word(c));
+                    let member = code[k + name.len()..].trim_start().starts_with('.');
+                    let source = code[..k].trim_end().ends_with('=');
+                    !joined && !member && !source
+                })
+                .unwrap_or(code.len());
             for call in calls.iter().filter(|c| !c.is_empty()) {
                 for (at, _) in code.match_indices(call.as_str()) {
+                    if at > shadowed_from {
+                        continue;
+                    }
                     let pos = unit.span.start + at;
                     let end = pos + call.len();
                     let rest = self.src.code[end..].trim_start_matches([' ', '\t']);
@@ -879,7 +900,10 @@ impl Model<'_> {
         }
         // A subtest's body bound to a name the test runs (`check := func(t
         // *testing.T) {` … `t.Run("digits", check)`).
-        let Some((name, func)) = head.split_once(":=") else {
+        let Some((name, func)) = head
+            .split_once(":=")
+            .or_else(|| head.strip_prefix("var ").and_then(|h| h.split_once('=')))
+        else {
             return false;
         };
         let name = name.trim();
@@ -1048,7 +1072,13 @@ impl Model<'_> {
                 let before = self.src.code[..open].trim_end();
                 before.ends_with(['{', ';', '}'])
             };
-            if open <= floor || !(bare || self.src.code[head..open].trim() == "try") {
+            let head_text = self.src.code[head..open].trim();
+            let scoped = head_text == "try"
+                || head_text.starts_with("try (")
+                || head_text.starts_with("try(")
+                || head_text.starts_with("using (")
+                || head_text.starts_with("using(");
+            if open <= floor || !(bare || scoped) {
                 break;
             }
             match self.src.enclosing_brace(open) {
@@ -1087,10 +1117,11 @@ impl Model<'_> {
         // value is there.
         let before = self.src.code[start..at].trim_end();
         let kotlin_let = self.language == Language::Java
-            && before.ends_with('{')
-            && ["?.let", "?.run", "?.also", "?.apply"]
-                .iter()
-                .any(|w| before.contains(w))
+            && ((before.ends_with('{')
+                && ["?.let", "?.run", "?.also", "?.apply"]
+                    .iter()
+                    .any(|w| before.contains(w)))
+                || before.ends_with("?:"))
             && self.reads_env(before);
         let guard = ["if (", "if(", "while (", "while("]
             .iter()

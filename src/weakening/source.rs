@@ -320,6 +320,8 @@ pub(super) fn extent(code: &[u8], start: usize, matched: usize, language: Langua
                 }
             }
             b';' if depth == 0 => return i,
+            // (A Rust match arm's check ends at its comma: `Err(_) => assert!(…),`.)
+            b',' if depth == 0 && language == Language::Rust => return i,
             b'\n' if depth <= 0 => {
                 if statement {
                     if i > 0 && code[i - 1] == b'\\' {
