@@ -425,6 +425,7 @@ impl<'a> Model<'a> {
             if self.language == Language::Python
                 && matched == b"assert"
                 && !at_line_start(code, start)
+                && !after_compound_head(code, start)
             {
                 continue;
             }
@@ -1406,6 +1407,26 @@ fn receiver_start(code: &[u8], dot: usize, floor: usize) -> usize {
         start += 1;
     }
     start
+}
+
+/// Python: whether `pos` follows a compound statement's head on its line (`if not CI:
+/// assert r == 3`, `case "pg": assert …`, `else: assert …`): a statement of its own.
+fn after_compound_head(code: &[u8], pos: usize) -> bool {
+    let line_start = code[..pos]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let before = String::from_utf8_lossy(code[line_start..pos].trim_ascii());
+    before.ends_with(':')
+        && [
+            "if", "elif", "else", "case", "for", "while", "with", "try", "except", "finally",
+        ]
+        .iter()
+        .any(|w| {
+            before
+                .strip_prefix(w)
+                .is_some_and(|r| r.starts_with([' ', ':', '(']))
+        })
 }
 
 /// A Ruby receiver that is a block (`lambda do … end.should raise_error(E)`,
