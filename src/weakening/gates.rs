@@ -771,7 +771,27 @@ impl Model<'_> {
                 .map(|&at| self.call_rank(ask.unit, at, ask.rules));
             checks.chain(calls).max()
         };
-        if !has_else || bodies.iter().any(|b| strongest(b).is_none()) {
+        // (A branch that fails, `else raise "unknown DB"`, `default: t.Fatal(…)`, lets
+        // nothing through unchecked.)
+        let fails = |body: &Range<usize>| {
+            let text = self.src.code[body.clone()]
+                .trim_start_matches(|c: char| c.is_whitespace() || c == ':' || c == '{');
+            [
+                "raise",
+                "throw",
+                "panic!",
+                "fail(",
+                "fail ",
+                "unreachable!",
+                "t.Fatal",
+                "pytest.fail(",
+                "Assert.Fail(",
+                "assert False",
+            ]
+            .iter()
+            .any(|w| text.starts_with(w))
+        };
+        if !has_else || bodies.iter().any(|b| strongest(b).is_none() && !fails(b)) {
             return true;
         }
         heads.iter().any(|h| self.reads_env_variables(h))
@@ -945,21 +965,52 @@ impl Model<'_> {
     fn loops_over_env_table(&self, unit: &Unit, head: &str, at: usize) -> bool {
         let head = head.trim_start();
         let rows = if starts_with_word(head, "for") || starts_with_word(head, "while") {
-            // (After `of`, `in`, `range`, Java's `:`; a C-style loop's whole head.)
-            [" of ", " in ", "range ", " : "]
-                .iter()
-                .filter_map(|w| head.rfind(w).map(|k| &head[k + w.len()..]))
-                .min_by_key(|rest| rest.len())
-                .unwrap_or(head)
-        } else if let Some(k) = [".forEach(", ".each(", ".each ", ".each_with_index"]
-            .iter()
-            .find_map(|w| head.find(w))
+            // (After the first `of`, `in`, `range`, Java's `:`; a C-style loop's whole
+            // head.)
+            if head.contains(';') {
+                head
+            } else {
+                [" of ", " in ", "range ", " : "]
+                    .iter()
+                    .filter_map(|w| head.find(w).map(|k| k + w.len()))
+                    .min()
+                    .map_or(head, |k| &head[k..])
+            }
+        } else if let Some(k) = [
+            ".forEach",
+            ".for_each(",
+            ".each(",
+            ".each ",
+            ".each_with_index",
+            ".map(",
+            ".times",
+        ]
+        .iter()
+        .find_map(|w| head.find(w))
         {
             &head[..k]
         } else {
             return false;
         };
-        if self.reads_env(rows) {
+        // (On an environment variable, not the platform: rows rewritten for Windows
+        // keep every row. Nor a loop over the environment itself, `os.environ.items()`.)
+        const WHOLE: &[&str] = &[
+            "(process.env)",
+            "os.environ.items()",
+            "os.environ.keys()",
+            "os.environ.values()",
+            "os.Environ()",
+            "env::vars()",
+            "ENV.each",
+            "ENV.to_h",
+            "GetEnvironmentVariables()",
+            "getenv().entrySet()",
+            "getenv().keySet()",
+        ];
+        if WHOLE.iter().any(|w| rows.contains(w)) {
+            return false;
+        }
+        if self.reads_env_variables(rows) {
             return true;
         }
         let before = &self.src.code[unit.span.start..at.max(unit.span.start)];
@@ -971,7 +1022,7 @@ impl Model<'_> {
                     (k == 0 || !word(b[k - 1])) && !b.get(k + name.len()).is_some_and(|&c| word(c));
                 let rest = before[k + name.len()..].trim_start();
                 let value = rest.get(1..).unwrap_or("").trim_start();
-                let grows = value.starts_with("append(")
+                let grows = value.starts_with(&format!("append({name},"))
                     || value.starts_with(&format!("[...{name}"))
                     || value.starts_with(&format!("{name} +"))
                     || value.starts_with(&format!("{name}.concat("));
@@ -982,10 +1033,11 @@ impl Model<'_> {
                     let statement = &self.src.code[self.src.line_start(line)..pos];
                     // On its line (`if (process.env.CI) cases = [];`) or in a block
                     // whose head reads it.
-                    (is_condition_head(statement.trim_start()) && self.reads_env(statement))
-                        || self
-                            .enclosing_head(unit, pos)
-                            .is_some_and(|h| is_condition_head(h.trim_start()) && self.reads_env(h))
+                    (is_condition_head(statement.trim_start())
+                        && self.reads_env_variables(statement))
+                        || self.enclosing_head(unit, pos).is_some_and(|h| {
+                            is_condition_head(h.trim_start()) && self.reads_env_variables(h)
+                        })
                 }
             })
         })
@@ -1098,7 +1150,10 @@ impl Model<'_> {
             .collect();
         let has_else = arms.iter().any(|&h| {
             let t = text(h);
-            starts_with_word(t, "else") || t.starts_with("case _:")
+            starts_with_word(t, "else")
+                || t.starts_with("case _:")
+                || t == "in _"
+                || t.starts_with("in _ ")
         });
         Some(CaseArms {
             heads,

@@ -1074,10 +1074,10 @@ impl Model<'_> {
             };
             let head_text = self.src.code[head..open].trim();
             let scoped = head_text == "try"
-                || head_text.starts_with("try (")
-                || head_text.starts_with("try(")
-                || head_text.starts_with("using (")
-                || head_text.starts_with("using(");
+                || ["try (", "try(", "using (", "using(", "lock (", "lock("]
+                    .iter()
+                    .any(|w| head_text.starts_with(w))
+                || head_text.ends_with(".use");
             if open <= floor || !(bare || scoped) {
                 break;
             }
@@ -1127,7 +1127,12 @@ impl Model<'_> {
             .iter()
             .any(|h| head.starts_with(h))
             || kotlin_let;
-        if !guard || !nothing_after {
+        // (`if (in == null) { fail("missing"); return; }`: it fails, it skips nothing.)
+        let checks_first = self
+            .checks
+            .iter()
+            .any(|c| (start..at).contains(&c.span.start));
+        if !guard || !nothing_after || checks_first {
             return false;
         }
         // The `if` sits in the test's callback body (or a bare block in it), not in a
