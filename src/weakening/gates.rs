@@ -565,9 +565,10 @@ impl Model<'_> {
 
     /// Where a guard on the environment starts that ends the turn of a loop around
     /// `at` before it (`continue`, `break`; Ruby's `next` in a block below the test's
-    /// level; a `return` in a callback below the test's level in JavaScript, Java and
-    /// C#, as in `rows.forEach((r) => { if (CI) return; expect(…) })`), at `at`'s
-    /// level or one around it, doing nothing else (logging aside).
+    /// level; a `return` in a callback below the test's level in JavaScript, Java,
+    /// Kotlin, C# and Rust, as in `rows.forEach((r) => { if (CI) return; expect(…) })`,
+    /// Kotlin's `return@forEach`), at `at`'s level or one around it, checking nothing
+    /// on the way out.
     fn loop_exit_guard(&self, unit: &Unit, at: usize) -> Option<usize> {
         use super::rules::Language;
         let b = self.src.b();
@@ -628,7 +629,7 @@ impl Model<'_> {
             if !statement.is_empty() {
                 (s + (code[s..p].len() - code[s..p].trim_start().len()), open)
             } else {
-                // A block holding only the exit (and logging before it).
+                // A block ending in the exit, checking nothing first.
                 let inside = code[open + 1..self.src.close_of(open).min(code.len())]
                     .trim()
                     .trim_end_matches('}')
@@ -956,12 +957,12 @@ impl Model<'_> {
         (arms, has_default)
     }
 
-    /// Whether `head` (at `at`) is a loop whose rows the environment decides: it
-    /// reads the environment (`for (const c of process.env.CI ? [] : cases)`, a table
-    /// bound to such a read), or loops over a name that a condition on the environment
-    /// assigns before it (`if os.Getenv("CI") != "" { tests = tests[:0] }`): under CI it
-    /// may run no row, a branch that checks nothing. (Rows added, `tests =
-    /// append(tests, winCase)`, empty nothing.)
+    /// Whether `head` (at `at`) is a loop whose rows an environment variable decides:
+    /// its rows read one (`for (const c of process.env.CI ? [] : cases)`, a table bound
+    /// to such a read), or a condition on one assigns their name before it (`if
+    /// os.Getenv("CI") != "" { tests = tests[:0] }`): under CI it may run no row, a
+    /// branch that checks nothing. (Rows added, `tests = append(tests, winCase)`, empty
+    /// nothing; rows rewritten for the platform keep every row.)
     fn loops_over_env_table(&self, unit: &Unit, head: &str, at: usize) -> bool {
         let head = head.trim_start();
         let rows = if starts_with_word(head, "for") || starts_with_word(head, "while") {
@@ -992,8 +993,7 @@ impl Model<'_> {
         } else {
             return false;
         };
-        // (On an environment variable, not the platform: rows rewritten for Windows
-        // keep every row. Nor a loop over the environment itself, `os.environ.items()`.)
+        // (Not a loop over the environment itself, `os.environ.items()`.)
         const WHOLE: &[&str] = &[
             "(process.env)",
             "os.environ.items()",
