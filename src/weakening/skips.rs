@@ -162,8 +162,7 @@ impl Model<'_> {
                 .map(|(k, _)| body + k)
                 .find(|&k| {
                     let cb = code.as_bytes();
-                    let joined = word(cb[k - 1])
-                        || cb[k - 1] == b'.'
+                    let joined = (k > 0 && (word(cb[k - 1]) || cb[k - 1] == b'.'))
                         || cb.get(k + name.len()).is_some_and(|&c| word(c));
                     let member = code[k + name.len()..].trim_start().starts_with('.');
                     let source = code[..k].trim_end().ends_with('=');
@@ -1066,7 +1065,8 @@ impl Model<'_> {
     /// [`Model::out_of_bare_blocks`] within the code from `floor`.
     fn out_of_bare_blocks_from(&self, floor: usize, mut open: usize) -> usize {
         loop {
-            // (A `try` block runs as a bare block does: `try { if (CI) return; } …`.)
+            // (A `try`, try-with-resources, C# `using`/`lock` or Kotlin `.use` block runs
+            // as a bare block does: `try { if (CI) return; } …`.)
             let head = self.head_at(floor, open);
             let bare = head == open && {
                 let before = self.src.code[..open].trim_end();
