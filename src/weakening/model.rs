@@ -383,7 +383,7 @@ impl<'a> Model<'a> {
             let dot = code[start] == b'.';
             let receiver = match dot {
                 true if self.language == Language::Ruby => {
-                    ruby_block_receiver(code, receiver_start(code, start, outer.end), outer.end)
+                    ruby_block_receiver(code, receiver_start(code, start, outer.end))
                 }
                 true => receiver_start(code, start, outer.end),
                 false => start,
@@ -445,6 +445,16 @@ impl<'a> Model<'a> {
         // A check whose callback holds checks of its own (`assertAll(() -> {…})`,
         // `expect(() => {…}).not.toThrow()`) only groups them: counted, it would stand in
         // for a check deleted beside them. An expected error stays a check of its own.
+        // So does Ruby's `lambda { … }.should_not raise_error` (its block is its receiver,
+        // before it) as `expect { … }.not_to raise_error` does.
+        if self.language == Language::Ruby {
+            for (i, c) in checks.iter().enumerate() {
+                let block = c.receiver..c.span.start;
+                if !block.is_empty() && checks.iter().any(|o| block.contains(&o.span.start)) {
+                    containers.insert(i);
+                }
+            }
+        }
         containers.retain(|&c| {
             !checks::expects_failure(&String::from_utf8_lossy(&code[checks[c].span.clone()]))
         });
@@ -1432,7 +1442,7 @@ fn after_compound_head(code: &[u8], pos: usize) -> bool {
 /// A Ruby receiver that is a block (`lambda do … end.should raise_error(E)`,
 /// `proc { … }.should`): from the word that takes the block, so that the block's calls
 /// are the check's subject, not calls of their own.
-fn ruby_block_receiver(code: &[u8], receiver: usize, floor: usize) -> usize {
+fn ruby_block_receiver(code: &[u8], receiver: usize) -> usize {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let open = if code[receiver..].starts_with(b"end")
         && !code.get(receiver + 3).is_some_and(|&b| word(b))
@@ -1441,7 +1451,7 @@ fn ruby_block_receiver(code: &[u8], receiver: usize, floor: usize) -> usize {
         let mut depth = 1usize;
         let mut i = receiver;
         loop {
-            if i <= floor || receiver - i > 4096 {
+            if i == 0 || receiver - i > 4096 {
                 return receiver;
             }
             i -= 1;
@@ -1469,15 +1479,20 @@ fn ruby_block_receiver(code: &[u8], receiver: usize, floor: usize) -> usize {
                 _ => {}
             }
         }
-    } else if code[receiver] == b'.' && receiver > floor && code[receiver - 1] == b'}' {
+    } else if code[receiver] == b'.' && receiver > 0 && code[receiver - 1] == b'}' {
         match matching_open(code, receiver - 1) {
-            Some(open) if open >= floor => open,
+            Some(open) if receiver - open <= 4096 => open,
             _ => return receiver,
         }
     } else {
         return receiver;
     };
     // The word taking the block: `lambda`, `proc`, `expect`, `->`.
+    // (The block may hold checks of its own: it reaches back past them.)
+    let floor = code[..open]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
     let before = code[floor..open].trim_ascii_end();
     let taker = before.len()
         - before

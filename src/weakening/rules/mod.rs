@@ -338,8 +338,9 @@ fn patterns(language: Language) -> Patterns {
             checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?(?:_receive)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
             skips: r"(?m)(?:^|;)[ \t]*(?:skip|pending)\b|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)",
             test_heads: r"[^\s\S]",
-            equality: r"\.to eq\b|\.to eql\b|\.to equal\b|\.to be(?:\(|[ \t]*==|[ \t]+[^<>=! \t]|[ \t]*$)|\.to match_array\b|\.to contain_exactly\b|\.to be_nil\b|\.to raise_error\(|^assert_equal\b|^assert_nil\b|^assert_raises\b|\.must_equal\b|\.must_be_nil\b",
-            weak: r"\.(?:not_to|to_not)\b|\.to be_truthy\b|\.to be_falsey\b|\.to be_present\b|\.to be_a\b|\.to be_an\b|\.to be_kind_of\b|\.to include\b|\.to be[ \t]*(?:[<>]|!=)|\.to be_(?:positive|negative|between)\b|\.to match\b|\.to raise_error$|^assert\(|^refute|^assert_operator\b|^assert_includes\b|^assert_match\b|\.must_include\b",
+            // (RSpec 2's `x.should …` reads as `expect(x).to …`.)
+            equality: r"\.(?:to|should) eq\b|\.(?:to|should) eql\b|\.(?:to|should) equal\b|\.to be(?:\(|[ \t]*==|[ \t]+[^<>=! \t]|[ \t]*$)|\.should[ \t]*==|\.should be(?:\(|[ \t]*==)|\.(?:to|should) match_array\b|\.(?:to|should) contain_exactly\b|\.(?:to|should) be_nil\b|\.(?:to|should) raise_error\(|^assert_equal\b|^assert_nil\b|^assert_raises\b|\.must_equal\b|\.must_be_nil\b",
+            weak: r"\.(?:not_to|to_not|should_not)\b|\.(?:to|should) be_truthy\b|\.(?:to|should) be_falsey\b|\.should be_(?:true|false)\b|\.(?:to|should) be_present\b|\.(?:to|should) be_a\b|\.(?:to|should) be_an\b|\.(?:to|should) be_kind_of\b|\.(?:to|should) include\b|\.(?:to|should) be[ \t]*(?:[<>]|!=)|\.(?:to|should) be_(?:positive|negative|between)\b|\.(?:to|should) match\b|\.(?:to|should) raise_error$|^assert\(|^refute|^assert_operator\b|^assert_includes\b|^assert_match\b|\.must_include\b",
             conditional: r"\bif\b|\bunless\b",
             inverting: r"[^\s\S]",
         },
