@@ -641,10 +641,7 @@ impl Model<'_> {
                     .collect();
                 // (What it does before leaving, `skipped++`, a log, is no check.)
                 let close = self.src.close_of(open);
-                let checks_inside = self
-                    .checks
-                    .iter()
-                    .any(|c| (open..close).contains(&c.span.start));
+                let checks_inside = self.has_check_in(open..close);
                 let ends_in_exit = statements.last().is_some_and(|last| {
                     *last == exit
                         || last
@@ -681,7 +678,7 @@ impl Model<'_> {
         }
         let text = &code[head..p];
         // (Kotlin: `System.getenv("CI")?.let { return@forEach }`.)
-        let kotlin_let = ["?.let", "?.run", "?.also", "?.apply"].iter().any(|w| {
+        let kotlin_let = super::source::KOTLIN_SCOPE_CALLS.iter().any(|w| {
             text.trim_end()
                 .trim_end_matches('{')
                 .trim_end()
@@ -708,10 +705,7 @@ impl Model<'_> {
                     .rev()
                     .find(|&l| self.src.indent(l).is_some_and(|i| i < indent))?;
                 let (from, to) = (self.src.line_start(head + 1), self.src.line_start(line));
-                let checks_inside = self
-                    .checks
-                    .iter()
-                    .any(|c| (from..to).contains(&c.span.start));
+                let checks_inside = self.has_check_in(from..to);
                 let h = self.src.line_text(head).trim();
                 if checks_inside || !starts_with_word(h, "if") {
                     return None;

@@ -448,9 +448,16 @@ impl<'a> Model<'a> {
         // So does Ruby's `lambda { … }.should_not raise_error` (its block is its receiver,
         // before it) as `expect { … }.not_to raise_error` does.
         if self.language == Language::Ruby {
+            // (The checks in its block were found just before it.)
             for (i, c) in checks.iter().enumerate() {
                 let block = c.receiver..c.span.start;
-                if !block.is_empty() && checks.iter().any(|o| block.contains(&o.span.start)) {
+                if !block.is_empty()
+                    && checks[..i]
+                        .iter()
+                        .rev()
+                        .take_while(|o| o.span.start >= block.start)
+                        .any(|o| o.span.start < block.end)
+                {
                     containers.insert(i);
                 }
             }
@@ -1013,6 +1020,14 @@ impl<'a> Model<'a> {
         found
     }
 
+    /// Whether a check starts in `span` (the checks are in source order).
+    pub(super) fn has_check_in(&self, span: Range<usize>) -> bool {
+        let first = self.checks.partition_point(|c| c.span.start < span.start);
+        self.checks
+            .get(first)
+            .is_some_and(|c| c.span.start < span.end)
+    }
+
     /// Rows of the largest table in a unit (a literal list of tuples, structs or
     /// arrays with two or more rows), or 1.
     pub fn rows(&self, unit: &Unit) -> usize {
@@ -1021,7 +1036,7 @@ impl<'a> Model<'a> {
         let has_check = |body: &[u8]| {
             let at = body.as_ptr() as usize - code.as_ptr() as usize + start;
             let span = at..at + body.len();
-            self.checks.iter().any(|c| span.contains(&c.span.start))
+            self.has_check_in(span)
         };
         if self.language == Language::Go
             && let Some(rows) = go_table_rows(code, &has_check, false)

@@ -1118,7 +1118,7 @@ impl Model<'_> {
         let before = self.src.code[start..at].trim_end();
         let kotlin_let = self.language == Language::Java
             && ((before.ends_with('{')
-                && ["?.let", "?.run", "?.also", "?.apply"]
+                && super::source::KOTLIN_SCOPE_CALLS
                     .iter()
                     .any(|w| before.contains(w)))
                 || before.ends_with("?:"))
@@ -1128,10 +1128,7 @@ impl Model<'_> {
             .any(|h| head.starts_with(h))
             || kotlin_let;
         // (`if (in == null) { fail("missing"); return; }`: it fails, it skips nothing.)
-        let checks_first = self
-            .checks
-            .iter()
-            .any(|c| (start..at).contains(&c.span.start));
+        let checks_first = self.has_check_in(start..at);
         if !guard || !nothing_after || checks_first {
             return false;
         }

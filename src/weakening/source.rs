@@ -253,6 +253,10 @@ pub(super) fn enclosing_indent_block(src: &Source, line: usize) -> Option<Range<
     Some(src.indent_block(header))
 }
 
+/// Kotlin's calls that run their block only on a value that is there
+/// (`System.getenv("CI")?.let { return }`).
+pub(super) const KOTLIN_SCOPE_CALLS: &[&str] = &["?.let", "?.run", "?.also", "?.apply"];
+
 /// The words (identifiers) of a text.
 pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
