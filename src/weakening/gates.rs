@@ -10,7 +10,7 @@
 use super::checks::{self, Strength};
 use super::model::{Model, Role, Skip, SkipKind, Unit};
 use super::rules::Rules;
-use super::source::words;
+use super::source::{starts_with_word, words};
 use std::ops::Range;
 
 /// A condition on the environment around some of a test's checks.
@@ -196,12 +196,6 @@ fn bound_name(line: &str) -> Option<&str> {
     };
     let name = words(target).last()?;
     (!name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
-}
-
-/// Whether `text` starts with the word `w`.
-fn starts_with_word(text: &str, w: &str) -> bool {
-    text.strip_prefix(w)
-        .is_some_and(|r| r.is_empty() || !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// Whether `text` (trimmed) is a condition's head: `if`, `unless`, `elif`, `elsif`,

@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::checks;
 use super::model::{CheckKind, Model, Role, Skip, SkipKind, Unit};
 use super::rules::{Language, Rules};
-use super::source::{Source, at_line_start, enclosing_indent_block, extent};
+use super::source::{Source, at_line_start, enclosing_indent_block, extent, starts_with_word};
 
 /// Whether an xfail mark's arguments (`after` starts right after
 /// `@pytest.mark.xfail`) begin with a condition: `xfail(sys.platform == "win32", …)`.
@@ -1219,13 +1219,12 @@ fn test_context_name(code: &str) -> Option<&str> {
     // (After the title: a string, blank, so without commas of its own.)
     let (_, rest) = head.split_once(',')?;
     let rest = rest.trim_start();
-    let keyword = |text: &'_ str, w: &str| -> Option<usize> {
-        let r = text.strip_prefix(w)?;
-        (!r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-            .then_some(w.len())
-    };
-    let rest = keyword(rest, "async").map_or(rest, |n| rest[n..].trim_start());
-    let rest = keyword(rest, "function").map_or(rest, |n| rest[n..].trim_start());
+    let mut rest = rest;
+    for keyword in ["async", "function"] {
+        if starts_with_word(rest, keyword) {
+            rest = rest[keyword.len()..].trim_start();
+        }
+    }
     let rest = rest.strip_prefix('(').map_or(rest, str::trim_start);
     let len = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))

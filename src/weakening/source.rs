@@ -257,6 +257,12 @@ pub(super) fn enclosing_indent_block(src: &Source, line: usize) -> Option<Range<
 /// (`System.getenv("CI")?.let { return }`).
 pub(super) const KOTLIN_SCOPE_CALLS: &[&str] = &["?.let", "?.run", "?.also", "?.apply"];
 
+/// Whether `text` starts with the word `w`.
+pub(super) fn starts_with_word(text: &str, w: &str) -> bool {
+    text.strip_prefix(w)
+        .is_some_and(|r| r.is_empty() || !r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+}
+
 /// The words (identifiers) of a text.
 pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
