@@ -779,6 +779,15 @@ impl Model<'_> {
             ]
             .iter()
             .any(|w| text.starts_with(w))
+                // (Not a raise the runner reads as a skip: `raise pytest.skip.Exception`,
+                // `throw new SkipException()`, `Assert.Inconclusive`.)
+                && !["skip", "pending", "ignore", "inconclusive", "abort"].iter().any(|w| {
+                    text.lines()
+                        .next()
+                        .unwrap_or("")
+                        .to_ascii_lowercase()
+                        .contains(w)
+                })
         };
         if !has_else || bodies.iter().any(|b| strongest(b).is_none() && !fails(b)) {
             return true;
