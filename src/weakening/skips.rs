@@ -1127,9 +1127,13 @@ impl Model<'_> {
             .iter()
             .any(|h| head.starts_with(h))
             || kotlin_let;
-        // (`if (in == null) { fail("missing"); return; }`: it fails, it skips nothing.)
-        let checks_first = self.has_check_in(start..at);
-        if !guard || !nothing_after || checks_first {
+        // (`if (in == null) { fail("missing"); return; }`: it fails, it skips nothing;
+        // not a check that passes, `assertTrue(true); return;`.)
+        let fails_first = self.has_check_in(start..at)
+            && ["fail(", "Fail(", "Fatal", "throw "]
+                .iter()
+                .any(|w| self.src.code[start..at].contains(w));
+        if !guard || !nothing_after || fails_first {
             return false;
         }
         // The `if` sits in the test's callback body (or a bare block in it), not in a
