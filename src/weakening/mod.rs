@@ -30,6 +30,7 @@ pub mod rules;
 mod setup;
 mod skips;
 mod source;
+mod swallow;
 mod units;
 
 use std::borrow::Cow;

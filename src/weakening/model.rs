@@ -113,6 +113,39 @@ pub enum CheckKind {
 /// type-check, or the compiler fails the suite.
 const EXPECT_ERROR: &str = "@ts-expect-error";
 
+/// The mark of a promise check nothing waits for: it settles after the test has passed.
+const NOT_AWAITED: &str = "(not awaited)";
+
+/// Playwright's web-first matchers, which return a promise (only in a file importing
+/// `@playwright/test`: jest-dom's matchers of the same names are synchronous).
+const PLAYWRIGHT_ASYNC: &[&str] = &[
+    ".toBeAttached(",
+    ".toBeChecked(",
+    ".toBeDisabled(",
+    ".toBeEditable(",
+    ".toBeEmpty(",
+    ".toBeEnabled(",
+    ".toBeFocused(",
+    ".toBeHidden(",
+    ".toBeInViewport(",
+    ".toBeVisible(",
+    ".toContainText(",
+    ".toHaveAttribute(",
+    ".toHaveClass(",
+    ".toHaveCount(",
+    ".toHaveCSS(",
+    ".toHaveId(",
+    ".toHaveJSProperty(",
+    ".toHaveRole(",
+    ".toHaveScreenshot(",
+    ".toHaveText(",
+    ".toHaveValue(",
+    ".toHaveValues(",
+    ".toHaveTitle(",
+    ".toHaveURL(",
+    ".toPass(",
+];
+
 /// One version of a file, read.
 pub struct Model<'a> {
     /// The source.
@@ -1082,8 +1115,56 @@ impl<'a> Model<'a> {
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
-        let strength = checks::strength(&key, rules);
+        if self.language == Language::JavaScript && self.floating_promise_check(check, &key) {
+            return (format!("{NOT_AWAITED} {key}"), Strength::Void);
+        }
+        let mut strength = checks::strength(&key, rules);
+        // An expected error caught as any exception but bound (`var e =
+        // assertThrows(Exception.class, f)`) is read further: its type checked after.
+        if strength == Strength::Weak
+            && self.language == Language::Java
+            && key.starts_with("assert")
+            && self.src.code[self.src.line_start(check.line)..check.span.start]
+                .trim_end()
+                .ends_with('=')
+        {
+            strength = Strength::Equality;
+        }
         (key, strength)
+    }
+
+    /// A JavaScript check that returns a promise (`expect(p).rejects.toThrow(…)`,
+    /// `assert.rejects(…)`, `expect.poll(…)`, a Playwright web-first matcher) written as
+    /// a statement of its own, neither awaited nor returned: it cannot fail the test.
+    fn floating_promise_check(&self, check: &Check, key: &str) -> bool {
+        let promise = key.contains(".resolves.")
+            || key.contains(".rejects.")
+            || key.starts_with("assert.rejects(")
+            || key.starts_with("assert.doesNotReject(")
+            || key.starts_with("expect.poll(")
+            || (PLAYWRIGHT_ASYNC.iter().any(|m| key.contains(m))
+                && memchr::memmem::find(self.src.raw, b"@playwright/test").is_some());
+        // (`assert.rejects(…).then(done).catch(done)`: handed to the runner's callback.)
+        let after = self.src.code[check.span.end.min(self.src.code.len())..].trim_start();
+        let chained = |t: &str| {
+            [".then(", ".catch(", ".finally("]
+                .iter()
+                .any(|c| t.contains(c))
+        };
+        if !promise
+            || chained(key)
+            || [".then", ".catch", ".finally"]
+                .iter()
+                .any(|c| after.starts_with(c))
+        {
+            return false;
+        }
+        let line_start = self.src.line_start(check.line);
+        let from = check.receiver.min(check.span.start).max(line_start);
+        let before = self.src.code[line_start..from].trim();
+        // (`await`, `return`, an arrow's body, an argument, a bound value: waited for, or
+        // handed on to something that may wait.)
+        before.is_empty() || before.ends_with(';') || before.ends_with('{')
     }
 
     /// The condition of the `if` whose block holds `pos` (Go's `if got != want {`).

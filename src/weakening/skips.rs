@@ -104,6 +104,10 @@ impl Model<'_> {
         }
         if self.language == Language::JavaScript {
             skips.extend(self.renamed_context_skips());
+        }
+        let read = skips.len();
+        skips.extend(self.swallowing_handlers());
+        if self.language == Language::JavaScript || skips.len() > read {
             skips.sort_by_key(|s| s.pos);
             skips.dedup_by_key(|s| s.pos);
         }

@@ -1,0 +1,294 @@
+//! Handlers that swallow a check's failure: a `try` whose body holds a check and whose
+//! handler catches what a failing check throws without failing in turn (`except
+//! Exception: pass`, `catch (AssertionError e) { log(e); }`, JavaScript's `catch (e)
+//! { console.warn(e) }`, minitest's `rescue Minitest::Assertion`, Kotlin's
+//! `runCatching { … }`). Each is a skip that inverts: the test passes when its check
+//! fails. (A try body that holds no check is the code under test's error handling; a
+//! handler that does more than log — re-raises, fails, checks, records the error for a
+//! later check — is no swallow.)
+
+use std::ops::Range;
+
+use super::checks;
+use super::model::{Model, Skip, SkipKind};
+use super::rules::Language;
+use super::source::{matching_open, words};
+
+/// What a failing check throws, per language, by the names a handler catches it by.
+/// (Ruby's bare `rescue` and `StandardError` do not catch RSpec's or minitest's
+/// failures, which descend from `Exception`; Java's `Exception` does not catch JUnit's
+/// `AssertionError`.)
+fn catches_check_failure(language: Language, caught: &str) -> bool {
+    let mut names = words(caught).peekable();
+    match language {
+        Language::Python => {
+            names.peek().is_none()
+                || words(caught).any(|w| matches!(w, "Exception" | "BaseException"))
+        }
+        Language::Ruby => words(caught).any(|w| {
+            matches!(
+                w,
+                "Exception"
+                    | "Assertion"
+                    | "ExpectationNotMetError"
+                    | "MultipleExpectationsNotMetError"
+            )
+        }),
+        Language::JavaScript => true,
+        Language::Java => words(caught).any(|w| {
+            matches!(
+                w,
+                "Throwable"
+                    | "Error"
+                    | "AssertionError"
+                    | "AssertionFailedError"
+                    | "ComparisonFailure"
+            )
+        }),
+        Language::CSharp => {
+            names.peek().is_none()
+                || words(caught).any(|w| {
+                    matches!(
+                        w,
+                        "Exception"
+                            | "XunitException"
+                            | "AssertionException"
+                            | "AssertFailedException"
+                            | "AssertionFailedException"
+                    )
+                })
+        }
+        Language::Rust | Language::Go => false,
+    }
+}
+
+/// Whether a handler only looks on: its statements log or print, or do nothing
+/// (`pass`, `nil`, an empty block). One that re-raises, fails, records the error for a
+/// later check (`error.set(t)`, `errors << e`) or does anything else is not a swallow.
+fn only_looks_on(code: &str) -> bool {
+    const LOGS: &[&str] = &[
+        "console.",
+        "print",
+        "System.out.",
+        "System.err.",
+        "Console.Write",
+        "Debug.Write",
+        "Trace.",
+        "log.",
+        "logger.",
+        "logging.",
+        "LOG.",
+        "Log.",
+        "_log",
+        "warn",
+        "puts ",
+        "p ",
+        "pp ",
+        "eprintln!",
+        "println!",
+        "e.printStackTrace",
+        "ex.printStackTrace",
+        "t.printStackTrace",
+        "_output.WriteLine",
+        "output.WriteLine",
+        "testOutputHelper.",
+    ];
+    code.lines()
+        .map(|l| {
+            l.trim()
+                .trim_matches(|c| matches!(c, '{' | '}' | ';'))
+                .trim()
+        })
+        .filter(|l| !l.is_empty())
+        .all(|l| {
+            matches!(l, "pass" | "nil" | "null" | "...") || LOGS.iter().any(|p| l.starts_with(p))
+        })
+}
+
+impl Model<'_> {
+    /// The handlers that swallow a check's failure, as skips at their heads.
+    pub(super) fn swallowing_handlers(&self) -> Vec<Skip> {
+        if self.checks.is_empty() {
+            return Vec::new();
+        }
+        match self.language {
+            Language::Python | Language::Ruby => self.indented_handlers(),
+            Language::Rust | Language::Go => Vec::new(),
+            _ => self.braced_handlers(),
+        }
+    }
+
+    /// Whether a check starts in `r`.
+    fn check_in(&self, r: &Range<usize>) -> bool {
+        self.checks.iter().any(|c| r.contains(&c.span.start))
+    }
+
+    fn swallow(&self, pos: usize, head: &str) -> Skip {
+        Skip {
+            pos,
+            line: self.src.line_of(pos),
+            text: checks::squeeze(head),
+            kind: SkipKind::Inverting,
+        }
+    }
+
+    /// Python's `except …:` and Ruby's `rescue …` clauses on lines of their own.
+    fn indented_handlers(&self) -> Vec<Skip> {
+        let (keyword, heads): (&str, &[&str]) = match self.language {
+            Language::Python => ("except", &["try:"]),
+            _ => (
+                "rescue",
+                &["begin", "def ", "it ", "it(", "test ", "specify "],
+            ),
+        };
+        let mut out = Vec::new();
+        for line in 0..self.src.line_count() {
+            let text = self.src.line_text(line).trim();
+            let Some(rest) = text.strip_prefix(keyword) else {
+                continue;
+            };
+            if rest.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let caught = rest
+                .split(" as ")
+                .next()
+                .unwrap_or("")
+                .split("=>")
+                .next()
+                .unwrap_or("")
+                .trim_end_matches(':');
+            if !catches_check_failure(self.language, caught) {
+                continue;
+            }
+            let Some(indent) = self.src.indent(line) else {
+                continue;
+            };
+            // The clause's own block, up to the next line indented no deeper.
+            let mut last = line;
+            for next in line + 1..self.src.line_count() {
+                match self.src.indent(next) {
+                    None => continue,
+                    Some(i) if i > indent => last = next,
+                    Some(_) => break,
+                }
+            }
+            let handler = self.src.line_end(line)..self.src.line_end(last);
+            // (`except Exception: raise` on one line: what follows the head counts.)
+            let inline = caught.len() < rest.len() && self.language == Language::Python;
+            let same_line = match inline {
+                true => rest.rsplit_once(':').map_or("", |(_, r)| r),
+                false => "",
+            };
+            if self.check_in(&handler)
+                || !only_looks_on(&format!("{same_line}\n{}", &self.src.code[handler.clone()]))
+            {
+                continue;
+            }
+            // The body it guards: up to the `try:`/`begin` (or Ruby's method or block
+            // header) at its indent, past sibling clauses.
+            let mut header = None;
+            for above in (0..line).rev() {
+                match self.src.indent(above) {
+                    None => continue,
+                    Some(i) if i > indent => continue,
+                    Some(i) if i < indent => break,
+                    Some(_) => {
+                        let t = self.src.line_text(above).trim();
+                        if t.starts_with(keyword) || t.starts_with("else") {
+                            continue;
+                        }
+                        let opens_block = self.language == Language::Ruby
+                            && (t.ends_with(" do") || (t.contains(" do |") && t.ends_with('|')));
+                        if heads.iter().any(|h| t.starts_with(h)) || opens_block {
+                            header = Some(above);
+                        }
+                        break;
+                    }
+                }
+            }
+            let Some(header) = header else {
+                continue;
+            };
+            if self.check_in(&(self.src.line_end(header)..self.src.line_start(line))) {
+                let pos = self.src.line_start(line)
+                    + (self.src.line_text(line).len()
+                        - self.src.line_text(line).trim_start().len());
+                out.push(self.swallow(pos, text));
+            }
+        }
+        out
+    }
+
+    /// `} catch (…) {` after a `try { … }` (JavaScript, Java, Kotlin, C#), and Kotlin's
+    /// `runCatching { … }` not unwrapped with `getOrThrow()`.
+    fn braced_handlers(&self) -> Vec<Skip> {
+        let b = self.src.b();
+        let mut out = Vec::new();
+        for at in memchr::memmem::find_iter(b, b"catch") {
+            let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+            if (at > 0 && word(b[at - 1])) || b.get(at + 5).is_some_and(|&c| word(c)) {
+                continue;
+            }
+            let head_end = at + 5;
+            // The try block just before.
+            let Some(close) = b[..at].iter().rposition(|c| !c.is_ascii_whitespace()) else {
+                continue;
+            };
+            if b[close] != b'}' {
+                continue;
+            }
+            let Some(open) = matching_open(b, close) else {
+                continue;
+            };
+            let before = self.src.code[..open].trim_end();
+            if !before.ends_with("try") {
+                continue;
+            }
+            // What it catches and its block.
+            let Some(brace) = b[head_end..]
+                .iter()
+                .position(|&c| c == b'{')
+                .map(|p| head_end + p)
+            else {
+                continue;
+            };
+            let caught = self.src.code[head_end..brace].trim();
+            let caught = caught
+                .strip_prefix('(')
+                .map_or(caught, |c| c.split(')').next().unwrap_or(c));
+            // (`catch (e: AssertionError)` in Kotlin, `catch (AssertionError e)` in Java.)
+            if !catches_check_failure(self.language, caught) {
+                continue;
+            }
+            let handler = brace..self.src.close_of(brace);
+            if self.check_in(&handler) || !only_looks_on(&self.src.code[handler.clone()]) {
+                continue;
+            }
+            if self.check_in(&(open..close)) {
+                out.push(self.swallow(at, &self.src.code[at..brace]));
+            }
+        }
+        if self.language == Language::Java {
+            for at in memchr::memmem::find_iter(b, b"runCatching") {
+                let Some(brace) = b[at + 11..]
+                    .iter()
+                    .position(|c| !c.is_ascii_whitespace())
+                    .map(|p| at + 11 + p)
+                    .filter(|&p| b[p] == b'{')
+                else {
+                    continue;
+                };
+                let end = self.src.close_of(brace);
+                let after = self.src.code[end.min(b.len())..].trim_start();
+                if after.starts_with(".getOrThrow") || after.starts_with(".exceptionOrNull") {
+                    continue;
+                }
+                if self.check_in(&(brace..end)) {
+                    out.push(self.swallow(at, "runCatching"));
+                }
+            }
+        }
+        out
+    }
+}
