@@ -1145,7 +1145,9 @@ impl<'a> Model<'a> {
             || (PLAYWRIGHT_ASYNC.iter().any(|m| key.contains(m))
                 && memchr::memmem::find(self.src.raw, b"@playwright/test").is_some());
         // (`assert.rejects(…).then(done).catch(done)`: handed to the runner's callback.)
-        let after = self.src.code[check.span.end.min(self.src.code.len())..].trim_start();
+        // (Bytes: a check cut at its length limit may end inside a character.)
+        let b = self.src.b();
+        let after = b[check.span.end.min(b.len())..].trim_ascii_start();
         let chained = |t: &str| {
             [".then(", ".catch(", ".finally("]
                 .iter()
@@ -1153,7 +1155,7 @@ impl<'a> Model<'a> {
         };
         if !promise
             || chained(key)
-            || [".then", ".catch", ".finally"]
+            || [&b".then"[..], b".catch", b".finally"]
                 .iter()
                 .any(|c| after.starts_with(c))
         {
