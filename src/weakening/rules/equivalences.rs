@@ -606,6 +606,13 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert_equal(A, B)",
     ),
     (Language::Ruby, "assert_equal(true, A)", "assert(A)"),
+    // (The expected value last is a common slip; `true`/`false` there say the same.)
+    (Language::Ruby, "assert_equal(A, true)", "assert(A)"),
+    (Language::Ruby, "assert_equal(false, A)", "refute(A)"),
+    (Language::Ruby, "assert_equal(A, false)", "refute(A)"),
+    (Language::Ruby, "assert(!A)", "refute(A)"),
+    (Language::Ruby, "refute A, ..", "refute(A)"),
+    (Language::Ruby, "refute(A, ..)", "refute(A)"),
     (Language::Ruby, "assert_equal(nil, A)", "assert_nil(A)"),
     (Language::Ruby, "assert_nil A", "assert_nil(A)"),
     (Language::Ruby, "assert A, ..", "assert(A)"),
