@@ -30,6 +30,7 @@ pub mod rules;
 mod setup;
 mod skips;
 mod source;
+mod stubs;
 mod swallow;
 mod units;
 

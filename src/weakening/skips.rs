@@ -107,6 +107,7 @@ impl Model<'_> {
         }
         let read = skips.len();
         skips.extend(self.swallowing_handlers());
+        skips.extend(self.stubs_of_checked_code());
         if self.language == Language::JavaScript || skips.len() > read {
             skips.sort_by_key(|s| s.pos);
             skips.dedup_by_key(|s| s.pos);

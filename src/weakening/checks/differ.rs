@@ -39,6 +39,13 @@ pub(super) fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
                 while j < bytes.len()
                     && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'.' | b'_'))
                 {
+                    // (An exponent's sign: `1e-6` is one number.)
+                    if matches!(bytes[j], b'e' | b'E')
+                        && matches!(bytes.get(j + 1), Some(b'-' | b'+'))
+                        && bytes.get(j + 2).is_some_and(u8::is_ascii_digit)
+                    {
+                        j += 1;
+                    }
                     j += 1;
                 }
                 Some((j, true))
@@ -96,7 +103,14 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
     let before = before.trim_end_matches('-');
     // true: the number is an upper bound; false: a lower bound.
     // `x < n` and `n > x` bound from above; `x > n` and `n < x` from below.
-    let upper = if before.ends_with('<') || before.ends_with("<=") || after.starts_with('>') {
+    // A tolerance raised lets more through (`approx(x, abs=1e-6)` → `abs=0.5`), and so do
+    // fewer decimal places (`places=7` → `places=0`).
+    let keyword = |k: &[&str]| k.iter().any(|k| before.ends_with(k));
+    let upper = if keyword(&["abs=", "rel=", "delta=", "atol=", "rtol=", "epsilon="]) {
+        Some(true)
+    } else if keyword(&["places="]) {
+        Some(false)
+    } else if before.ends_with('<') || before.ends_with("<=") || after.starts_with('>') {
         Some(true)
     } else if before.ends_with('>') || before.ends_with(">=") || after.starts_with('<') {
         Some(false)
@@ -119,7 +133,40 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
             let name_start = trailing_word_start(&before[..open]);
             let name = before[name_start..open].to_ascii_lowercase();
             let last_arg = after.starts_with(')');
-            if ["lessthan", "atmost", "below"]
+            // (Which argument it is: a tolerance is the last of three, or of two.)
+            let mut depth = 0;
+            let index = before[open + 1..]
+                .bytes()
+                .filter(|&b| {
+                    match b {
+                        b'(' | b'[' | b'{' => depth += 1,
+                        b')' | b']' | b'}' => depth -= 1,
+                        _ => {}
+                    }
+                    b == b',' && depth == 0
+                })
+                .count();
+            let tolerance = last_arg
+                && ((index == 1
+                    && [
+                        "approximately",
+                        "in_delta",
+                        "indelta",
+                        "inepsilon",
+                        "be_within",
+                    ]
+                    .iter()
+                    .any(|w| name.contains(w)))
+                    || (index == 2 && matches!(name.as_str(), "assertequals" | "assert_in_delta"))
+                    || (index == 3 && matches!(name.as_str(), "indelta" | "inepsilon")));
+            if tolerance || (index == 0 && name == "be_within") {
+                Some(true)
+            } else if last_arg
+                && ((index == 1 && name == "tobecloseto")
+                    || (index == 2 && name.ends_with("assertalmostequal")))
+            {
+                Some(false)
+            } else if ["lessthan", "atmost", "below"]
                 .iter()
                 .any(|w| name.contains(w))
             {

@@ -483,8 +483,11 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
     };
     match language {
         Language::Python => {
+            // (`approx(3.998, abs=0.5)`: a tolerance of a twentieth or more of the
+            // expected value is loose whatever its size.)
+            let expected = number_after("approx(").map(f64::abs);
             number_after("rel=").is_some_and(|v| v >= 0.1)
-                || number_after("abs=").is_some_and(|v| v >= 1.0)
+                || number_after("abs=").is_some_and(|v| v >= 1.0 || relative(v, expected))
                 || number_after("places=").is_some_and(|v| v <= 1.0)
                 || number_after("delta=").is_some_and(|v| v >= 1.0)
         }
@@ -530,7 +533,41 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
             }
             false
         }
+        // `be_within(50).of(90)`, minitest's `assert_in_delta(90, x, 50)`.
+        Language::Ruby => {
+            if let Some(args) = key
+                .strip_prefix("assert_in_delta(")
+                .and_then(|a| a.strip_suffix(')'))
+            {
+                let parts = split_top(args);
+                let number = |i: usize| parts.get(i).and_then(|d| d.trim().parse::<f64>().ok());
+                return number(2).is_some_and(|d| relative(d, number(0).map(f64::abs)));
+            }
+            number_after("be_within(")
+                .is_some_and(|d| relative(d, number_after(").of(").map(f64::abs)))
+        }
+        // FluentAssertions' `BeApproximately(343.5, 50)`.
+        Language::CSharp => {
+            if let Some(at) = key.find(".BeApproximately(") {
+                let args = &key[at + ".BeApproximately(".len()..];
+                let args = args.strip_suffix(')').unwrap_or(args);
+                let parts = split_top(args);
+                let number = |i: usize| parts.get(i).and_then(|d| d.trim().parse::<f64>().ok());
+                return number(1).is_some_and(|d| relative(d, number(0).map(f64::abs)));
+            }
+            false
+        }
         _ => false,
+    }
+}
+
+/// Whether a tolerance is a twentieth or more of the expected value it is about (when
+/// that value is a literal; 1 or more about zero).
+fn relative(tolerance: f64, expected: Option<f64>) -> bool {
+    match expected {
+        Some(e) if e > 0.0 => tolerance >= e / 20.0,
+        Some(_) => tolerance >= 1.0,
+        None => false,
     }
 }
 

@@ -608,6 +608,11 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Ruby, "assert_equal(true, A)", "assert(A)"),
     // (The expected value last is a common slip; `true`/`false` there say the same.)
     (Language::Ruby, "assert_equal(A, true)", "assert(A)"),
+    (
+        Language::Ruby,
+        "assert_in_delta A, B, C",
+        "assert_in_delta(A, B, C)",
+    ),
     (Language::Ruby, "assert_equal(false, A)", "refute(A)"),
     (Language::Ruby, "assert_equal(A, false)", "refute(A)"),
     (Language::Ruby, "assert(!A)", "refute(A)"),

@@ -1,0 +1,196 @@
+//! Stubs of the code a check calls: `monkeypatch.setattr(pricing, "apply_discount",
+//! lambda *a: 90)` then `assert pricing.apply_discount(100, "10%") == 90`. The check
+//! then reads the stub's answer, not the code under test: it passes whatever the code
+//! does. Each such stub in a test is a skip that inverts, so one added to a test that
+//! existed is `assertion-loosened` (*now passes when it fails*). A stub of something
+//! the checks do not call (a clock, a network client, `console.log` watched by a spy)
+//! is the test's setup and no finding.
+
+use std::sync::OnceLock;
+
+use regex::bytes::Regex;
+
+use super::model::{Model, Role, Skip, SkipKind};
+use super::rules::Language;
+use super::source::matching_close;
+
+/// The calls that replace a named attribute, per language: the name is their second
+/// argument (`setattr(obj, "name", …)`, `spyOn(obj, "name")`), the last dotted part of
+/// a first argument that is a path (`patch("app.pricing.name")`), or Ruby's symbol
+/// (`allow(obj).to receive(:name)`, `obj.stub(:name, value)`).
+fn stub_calls(language: Language) -> Option<&'static Regex> {
+    static PYTHON: OnceLock<Regex> = OnceLock::new();
+    static JAVASCRIPT: OnceLock<Regex> = OnceLock::new();
+    static RUBY: OnceLock<Regex> = OnceLock::new();
+    let (cell, pattern) = match language {
+        Language::Python => (
+            &PYTHON,
+            r"\bmonkeypatch[ \t]*\.[ \t]*setattr[ \t]*\(|\b(?:mocker[ \t]*\.[ \t]*|mock[ \t]*\.[ \t]*)?patch(?:[ \t]*\.[ \t]*object)?[ \t]*\(",
+        ),
+        Language::JavaScript => (
+            &JAVASCRIPT,
+            r"\b(?:jest|vi)[ \t]*\.[ \t]*spyOn[ \t]*\(|\bsinon[ \t]*\.[ \t]*stub[ \t]*\(",
+        ),
+        Language::Ruby => (
+            &RUBY,
+            r"\ballow[ \t]*\([^()\n]*\)[ \t]*\.[ \t]*to[ \t]+receive[ \t]*\(|\.[ \t]*stub!?[ \t]*\(",
+        ),
+        _ => return None,
+    };
+    Some(cell.get_or_init(|| Regex::new(pattern).expect("stub pattern")))
+}
+
+/// The arguments of the call whose `(` is at `open`, as raw text split at top-level
+/// commas.
+fn arguments<'a>(raw: &'a [u8], code: &[u8], open: usize) -> Vec<&'a str> {
+    let Some(close) = matching_close(code, open) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let (mut depth, mut from) = (0i32, open + 1);
+    for i in open + 1..close {
+        match code[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push(std::str::from_utf8(&raw[from..i]).unwrap_or("").trim());
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(std::str::from_utf8(&raw[from..close]).unwrap_or("").trim());
+    out
+}
+
+/// A string or symbol literal's content (`"name"`, `'name'`, `:name`), if a plain name
+/// or dotted path.
+fn literal_name(arg: &str) -> Option<&str> {
+    let inner = arg.strip_prefix(':').or_else(|| {
+        ['"', '\'', '`']
+            .iter()
+            .find_map(|q| arg.strip_prefix(*q).and_then(|a| a.strip_suffix(*q)))
+    })?;
+    (!inner.is_empty()
+        && inner
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '?' | '!')))
+    .then_some(inner)
+}
+
+/// The last identifier of an expression (`Pricing` of `Shop::Pricing`, `pricing` of
+/// `app.pricing`), where a stub's object is compared with a call's receiver.
+fn last_word(text: &str) -> Option<&str> {
+    text.trim_end()
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .next()
+        .filter(|w| !w.is_empty())
+}
+
+/// Whether `text` calls `name` on `owner` (`owner.name(`, and in Ruby `owner.name`
+/// without brackets), or, for a stub by path (`patch("app.pricing.name")`, `owner`
+/// then the path's module), also bare (`name(`, as imported).
+fn calls(text: &str, name: &str, owner: &str, by_path: bool, language: Language) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].trim_start();
+        let called = after.starts_with('(')
+            || (language == Language::Ruby
+                && before == Some('.')
+                && !after.starts_with(|c: char| word(c) || c == '='));
+        if before.is_some_and(word) || !called {
+            return false;
+        }
+        match before {
+            Some('.') => last_word(&text[..at - 1]) == Some(owner),
+            _ => by_path,
+        }
+    })
+}
+
+impl Model<'_> {
+    /// The stubs in tests of names their checks call, as skips at the stub.
+    pub(super) fn stubs_of_checked_code(&self) -> Vec<Skip> {
+        let Some(pattern) = stub_calls(self.language) else {
+            return Vec::new();
+        };
+        let (raw, code) = (self.src.raw, self.src.b());
+        let mut out = Vec::new();
+        for m in pattern.find_iter(code) {
+            let open = m.end() - 1;
+            let args = arguments(raw, code, open);
+            let head = &code[m.start()..m.end()];
+            // What is stubbed: (its owner, its name, whether named by a path).
+            let stubbed = if self.language == Language::Ruby {
+                // `allow(owner).to receive(:name)`, `owner.stub(:name, value)`.
+                let owner = if head.starts_with(b"allow") {
+                    let inner = &raw[m.start()..m.end()];
+                    let inner = std::str::from_utf8(inner).unwrap_or("");
+                    inner
+                        .find('(')
+                        .and_then(|o| inner[o + 1..].split(')').next())
+                } else {
+                    let line_start = self.src.line_start(self.src.line_of(m.start()));
+                    std::str::from_utf8(&raw[line_start..m.start()]).ok()
+                };
+                owner
+                    .and_then(last_word)
+                    .zip(args.first().and_then(|a| literal_name(a)))
+                    .map(|(o, n)| (o, n, false))
+            } else if args.len() >= 2 && !head.ends_with(b"patch(") {
+                // `setattr(owner, "name", …)`, `patch.object(owner, "name")`,
+                // `spyOn(owner, "name")`, `sinon.stub(owner, "name")`.
+                last_word(args[0])
+                    .zip(literal_name(args[1]))
+                    .map(|(o, n)| (o, n, false))
+            } else {
+                // `patch("app.pricing.name")`, `monkeypatch.setattr("app.pricing.name", v)`.
+                args.first()
+                    .and_then(|a| literal_name(a))
+                    .and_then(|path| path.rsplit_once('.'))
+                    .and_then(|(module, name)| last_word(module).map(|o| (o, name, true)))
+            };
+            let Some((owner, name, by_path)) = stubbed.filter(|(_, n, _)| !n.is_empty()) else {
+                continue;
+            };
+            // The test it sits in, or the one a decorator (`@patch("…")`) stands above.
+            let unit = self
+                .unit_at(m.start())
+                .filter(|&u| self.units[u].role == Role::Test)
+                .or_else(|| {
+                    let line = self.src.line_of(m.start());
+                    self.units
+                        .iter()
+                        .position(|u| u.role == Role::Test && u.span.start > m.start())
+                        .filter(|&u| self.src.line_of(self.units[u].span.start) <= line + 4)
+                });
+            let Some(unit) = unit else {
+                continue;
+            };
+            let span = &self.units[unit].span;
+            let checked = self
+                .checks
+                .iter()
+                .filter(|c| span.contains(&c.span.start))
+                .any(|c| {
+                    // (With its receiver: `x.last_response.should_receive(:m)`.)
+                    let text =
+                        String::from_utf8_lossy(&code[c.receiver.min(c.span.start)..c.span.end]);
+                    calls(&text, name, owner, by_path, self.language)
+                });
+            if checked {
+                let line = self.src.line_of(m.start());
+                out.push(Skip {
+                    pos: m.start(),
+                    line,
+                    // (By what it stubs: `x.stub!(:m)` rewritten `allow(x).to receive(:m)`
+                    // is the same stub.)
+                    text: format!("stub {owner}.{name}"),
+                    kind: SkipKind::Inverting,
+                });
+            }
+        }
+        out
+    }
+}
