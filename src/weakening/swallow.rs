@@ -142,6 +142,9 @@ impl Model<'_> {
             ),
         };
         let mut out = Vec::new();
+        if memchr::memmem::find(self.src.b(), keyword.as_bytes()).is_none() {
+            return out;
+        }
         for line in 0..self.src.line_count() {
             let text = self.src.line_text(line).trim();
             let Some(rest) = text.strip_prefix(keyword) else {
