@@ -4,8 +4,8 @@
 //! { console.warn(e) }`, minitest's `rescue Minitest::Assertion`, Kotlin's
 //! `runCatching { … }`). Each is a skip that inverts: the test passes when its check
 //! fails. (A try body that holds no check is the code under test's error handling; a
-//! handler that does more than log — re-raises, fails, checks, records the error for a
-//! later check — is no swallow.)
+//! handler that re-raises, fails, checks, or hands on or records the failure for a later
+//! check is no swallow.)
 
 use std::ops::Range;
 
@@ -62,10 +62,11 @@ fn catches_check_failure(language: Language, caught: &str) -> bool {
     }
 }
 
-/// Whether a handler only looks on: its statements log or print, or do nothing
-/// (`pass`, `nil`, an empty block). One that re-raises, fails, records the error for a
-/// later check (`error.set(t)`, `errors << e`) or does anything else is not a swallow.
-fn only_looks_on(code: &str) -> bool {
+/// Whether a handler lets the failure go: none of its statements, logging aside,
+/// re-raises or fails, hands the caught error on (`error.set(t)`, `errors << e`) or
+/// records that something failed (`failed.set(true)`, `failures.append(…)`). `pass`,
+/// an empty block, a log line or a fallback value (`r = None`) let it go.
+fn lets_go(code: &str, name: Option<&str>) -> bool {
     const LOGS: &[&str] = &[
         "console.",
         "print",
@@ -86,12 +87,22 @@ fn only_looks_on(code: &str) -> bool {
         "pp ",
         "eprintln!",
         "println!",
-        "e.printStackTrace",
-        "ex.printStackTrace",
-        "t.printStackTrace",
         "_output.WriteLine",
         "output.WriteLine",
         "testOutputHelper.",
+    ];
+    const RECORDS: &[&str] = &[
+        ".set(",
+        ".add(",
+        ".append(",
+        ".push(",
+        ".put(",
+        ".offer(",
+        "<<",
+        ".complete(",
+        ".Add(",
+        ".SetException(",
+        ".TrySetException(",
     ];
     code.lines()
         .map(|l| {
@@ -99,10 +110,42 @@ fn only_looks_on(code: &str) -> bool {
                 .trim_matches(|c| matches!(c, '{' | '}' | ';'))
                 .trim()
         })
-        .filter(|l| !l.is_empty())
+        .filter(|l| !l.is_empty() && !LOGS.iter().any(|p| l.starts_with(p)))
         .all(|l| {
-            matches!(l, "pass" | "nil" | "null" | "...") || LOGS.iter().any(|p| l.starts_with(p))
+            !RECORDS.iter().any(|r| l.contains(r))
+                && !words(l).any(|w| {
+                    Some(w) == name
+                        || matches!(
+                            w,
+                            "raise"
+                                | "throw"
+                                | "rethrow"
+                                | "fail"
+                                | "Fail"
+                                | "flunk"
+                                | "done"
+                                | "reject"
+                                | "panic"
+                        )
+                })
         })
+}
+
+/// The name a handler binds the caught error to: Python's `as e`, Ruby's `=> e`, the
+/// parameter of `catch (e)`, `catch (AssertionError e)`, Kotlin's `catch (e: Error)`.
+fn caught_name(language: Language, head: &str) -> Option<&str> {
+    let name = match language {
+        Language::Python => head.split(" as ").nth(1),
+        Language::Ruby => head.split("=>").nth(1),
+        _ => {
+            let inner = head.split(':').next().unwrap_or(head);
+            return match language {
+                Language::Java if head.contains(':') => words(inner).next(),
+                _ => words(inner).last(),
+            };
+        }
+    };
+    name.and_then(|n| words(n).next())
 }
 
 impl Model<'_> {
@@ -183,8 +226,12 @@ impl Model<'_> {
                 true => rest.rsplit_once(':').map_or("", |(_, r)| r),
                 false => "",
             };
+            let name = caught_name(self.language, rest.trim_end_matches(':'));
             if self.check_in(&handler)
-                || !only_looks_on(&format!("{same_line}\n{}", &self.src.code[handler.clone()]))
+                || !lets_go(
+                    &format!("{same_line}\n{}", &self.src.code[handler.clone()]),
+                    name,
+                )
             {
                 continue;
             }
@@ -265,7 +312,8 @@ impl Model<'_> {
                 continue;
             }
             let handler = brace..self.src.close_of(brace);
-            if self.check_in(&handler) || !only_looks_on(&self.src.code[handler.clone()]) {
+            let name = caught_name(self.language, caught);
+            if self.check_in(&handler) || !lets_go(&self.src.code[handler.clone()], name) {
                 continue;
             }
             if self.check_in(&(open..close)) {
