@@ -7,8 +7,6 @@
 //! handler that re-raises, fails, checks, or hands on or records the failure for a later
 //! check is no swallow.)
 
-use std::ops::Range;
-
 use super::checks;
 use super::model::{Model, Skip, SkipKind};
 use super::rules::Language;
@@ -161,11 +159,6 @@ impl Model<'_> {
         }
     }
 
-    /// Whether a check starts in `r`.
-    fn check_in(&self, r: &Range<usize>) -> bool {
-        self.checks.iter().any(|c| r.contains(&c.span.start))
-    }
-
     fn swallow(&self, pos: usize, head: &str) -> Skip {
         Skip {
             pos,
@@ -227,7 +220,7 @@ impl Model<'_> {
                 false => "",
             };
             let name = caught_name(self.language, rest.trim_end_matches(':'));
-            if self.check_in(&handler)
+            if self.has_check_in(handler.clone())
                 || !lets_go(
                     &format!("{same_line}\n{}", &self.src.code[handler.clone()]),
                     name,
@@ -260,7 +253,7 @@ impl Model<'_> {
             let Some(header) = header else {
                 continue;
             };
-            if self.check_in(&(self.src.line_end(header)..self.src.line_start(line))) {
+            if self.has_check_in(self.src.line_end(header)..self.src.line_start(line)) {
                 let pos = self.src.line_start(line)
                     + (self.src.line_text(line).len()
                         - self.src.line_text(line).trim_start().len());
@@ -313,10 +306,11 @@ impl Model<'_> {
             }
             let handler = brace..self.src.close_of(brace);
             let name = caught_name(self.language, caught);
-            if self.check_in(&handler) || !lets_go(&self.src.code[handler.clone()], name) {
+            if self.has_check_in(handler.clone()) || !lets_go(&self.src.code[handler.clone()], name)
+            {
                 continue;
             }
-            if self.check_in(&(open..close)) {
+            if self.has_check_in(open..close) {
                 out.push(self.swallow(at, &self.src.code[at..brace]));
             }
         }
@@ -335,7 +329,7 @@ impl Model<'_> {
                 if after.starts_with(".getOrThrow") || after.starts_with(".exceptionOrNull") {
                     continue;
                 }
-                if self.check_in(&(brace..end)) {
+                if self.has_check_in(brace..end) {
                     out.push(self.swallow(at, "runCatching"));
                 }
             }
