@@ -1144,21 +1144,13 @@ impl<'a> Model<'a> {
             || key.starts_with("expect.poll(")
             || (PLAYWRIGHT_ASYNC.iter().any(|m| key.contains(m))
                 && memchr::memmem::find(self.src.raw, b"@playwright/test").is_some());
-        // (`assert.rejects(…).then(done).catch(done)`: handed to the runner's callback.)
-        // (Bytes: a check cut at its length limit may end inside a character.)
-        let b = self.src.b();
-        let after = b[check.span.end.min(b.len())..].trim_ascii_start();
-        let chained = |t: &str| {
-            [".then(", ".catch(", ".finally("]
-                .iter()
-                .any(|c| t.contains(c))
-        };
-        if !promise
-            || chained(key)
-            || [&b".then"[..], b".catch", b".finally"]
-                .iter()
-                .any(|c| after.starts_with(c))
-        {
+        // (`assert.rejects(…).then(done).catch(done)`: handed to the runner's callback.
+        // Bytes: a check cut at its length limit may end inside a character.)
+        let after = self.src.b()[check.span.end.min(self.src.b().len())..].trim_ascii_start();
+        let handed_on = [".then(", ".catch(", ".finally("]
+            .iter()
+            .any(|c| key.contains(c) || after.starts_with(c.trim_end_matches('(').as_bytes()));
+        if !promise || handed_on {
             return false;
         }
         let line_start = self.src.line_start(check.line);

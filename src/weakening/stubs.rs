@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
+use super::checks;
 use super::model::{Model, Role, Skip, SkipKind};
 use super::rules::Language;
 use super::source::matching_close;
@@ -81,10 +82,9 @@ fn literal_name(arg: &str) -> Option<&str> {
 /// The last identifier of an expression (`Pricing` of `Shop::Pricing`, `pricing` of
 /// `app.pricing`), where a stub's object is compared with a call's receiver.
 fn last_word(text: &str) -> Option<&str> {
-    text.trim_end()
-        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .next()
-        .filter(|w| !w.is_empty())
+    let text = text.trim_end();
+    let word = &text[checks::trailing_word_start(text)..];
+    (!word.is_empty()).then_some(word)
 }
 
 /// Whether `text` calls `name` on `owner` (`owner.name(`, and in Ruby `owner.name`

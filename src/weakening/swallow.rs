@@ -10,6 +10,7 @@
 use super::checks;
 use super::model::{Model, Skip, SkipKind};
 use super::rules::Language;
+use super::skips::is_logging;
 use super::source::{matching_open, words};
 
 /// What a failing check throws, per language, by the names a handler catches it by.
@@ -17,11 +18,10 @@ use super::source::{matching_open, words};
 /// failures, which descend from `Exception`; Java's `Exception` does not catch JUnit's
 /// `AssertionError`.)
 fn catches_check_failure(language: Language, caught: &str) -> bool {
-    let mut names = words(caught).peekable();
+    let nothing_named = words(caught).next().is_none();
     match language {
         Language::Python => {
-            names.peek().is_none()
-                || words(caught).any(|w| matches!(w, "Exception" | "BaseException"))
+            nothing_named || words(caught).any(|w| matches!(w, "Exception" | "BaseException"))
         }
         Language::Ruby => words(caught).any(|w| {
             matches!(
@@ -44,7 +44,7 @@ fn catches_check_failure(language: Language, caught: &str) -> bool {
             )
         }),
         Language::CSharp => {
-            names.peek().is_none()
+            nothing_named
                 || words(caught).any(|w| {
                     matches!(
                         w,
@@ -65,30 +65,6 @@ fn catches_check_failure(language: Language, caught: &str) -> bool {
 /// records that something failed (`failed.set(true)`, `failures.append(…)`). `pass`,
 /// an empty block, a log line or a fallback value (`r = None`) let it go.
 fn lets_go(code: &str, name: Option<&str>) -> bool {
-    const LOGS: &[&str] = &[
-        "console.",
-        "print",
-        "System.out.",
-        "System.err.",
-        "Console.Write",
-        "Debug.Write",
-        "Trace.",
-        "log.",
-        "logger.",
-        "logging.",
-        "LOG.",
-        "Log.",
-        "_log",
-        "warn",
-        "puts ",
-        "p ",
-        "pp ",
-        "eprintln!",
-        "println!",
-        "_output.WriteLine",
-        "output.WriteLine",
-        "testOutputHelper.",
-    ];
     const RECORDS: &[&str] = &[
         ".set(",
         ".add(",
@@ -108,7 +84,7 @@ fn lets_go(code: &str, name: Option<&str>) -> bool {
                 .trim_matches(|c| matches!(c, '{' | '}' | ';'))
                 .trim()
         })
-        .filter(|l| !l.is_empty() && !LOGS.iter().any(|p| l.starts_with(p)))
+        .filter(|l| !l.is_empty() && !is_logging(l))
         .all(|l| {
             !RECORDS.iter().any(|r| l.contains(r))
                 && !words(l).any(|w| {
