@@ -233,7 +233,7 @@ fn collect(
         } else {
             1
         } * checks_made(&key);
-        let aliases = aliases.get_or_init(|| checks::aliases(&model.src.text(unit.span.clone())));
+        let aliases = aliases.get_or_init(|| model.aliases_in(unit));
         let (parts, wholes) = about(&model.full_key(c, &key, rules), strength, aliases);
         // An exact check in a helper runs once per different call (`same(t, a.Ratio(),
         // 0.75)`, `same(t, a.Quick(), 0.75)`); a weaker one called many ways is not many

@@ -596,11 +596,22 @@ pub(super) fn compare_bags(
     }
     // The same check with a bound moved to let more through (`< 100` → `< 500`), or
     // expecting any exception instead of one (`raises(ValueError)` → `raises(Exception)`).
+    let type_pinned = |l: &Item| {
+        checks::expected_exception(&l.key).is_some_and(|(_, ty)| {
+            all_gained
+                .iter()
+                .any(|g| g.strength == Strength::Equality && checks::mentions(&g.key, ty))
+        })
+    };
     let widened = lost.iter().find_map(|l| {
         all_gained.iter().find_map(|g| {
             if checks::bound_widened(&l.key, &g.key) {
                 Some((*l, *g, "the bound lets more through"))
-            } else if checks::exception_widened(&l.key, &g.key) {
+            } else if checks::exception_widened(&l.key, &g.key)
+                && !(g.strength == Strength::Equality && type_pinned(l))
+            {
+                // (Bound, `var e = assertThrows(Exception.class, f)`, its type may be
+                // checked after: `isEqualTo(LexerException.class)` pins it again.)
                 Some((*l, *g, "any exception of the wider type now passes"))
             } else if code.is_some_and(|c| checks::bound_widened_derived(&l.key, &g.key, c)) {
                 Some((*l, *g, "the same quantity, and the bound lets more through"))
@@ -718,14 +729,17 @@ pub(super) fn compare_bags(
 }
 
 /// What the block of a `with` check at `line` runs (Python's `with
-/// pytest.raises(E):`): each statement's calls on the code under test, and a
-/// statement that is a bare expression (`r.form`) as a whole, squeezed.
+/// pytest.raises(E):`, and what JUnit's expected-error idioms run): each statement's
+/// calls on the code under test, and a statement that is a bare expression (`r.form`)
+/// as a whole, squeezed.
 fn with_block(model: &Model, line: usize) -> Option<Vec<String>> {
-    if !model.src.line_text(line).trim_start().starts_with("with ") {
-        return None;
-    }
-    let block = model.src.indent_block(line);
-    let body = model.src.line_end(line).min(block.end)..block.end;
+    let body = if model.src.line_text(line).trim_start().starts_with("with ") {
+        let block = model.src.indent_block(line);
+        model.src.line_end(line).min(block.end)..block.end
+    } else {
+        // (JUnit's `@Test(expected = E.class)` and `try { f(); fail(); } catch (E e)`.)
+        model.expected_error_body(line)?
+    };
     let mut out = Vec::new();
     for statement in model.src.text(body).lines().map(checks::squeeze) {
         if statement.is_empty() {

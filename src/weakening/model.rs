@@ -9,7 +9,7 @@
 //! `units`, the skips and the tests each governs in `skips`; here are the model, its
 //! checks, and what a check or a unit calls.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -165,6 +165,9 @@ pub struct Model<'a> {
     /// Each check's canonical key and strength, computed once: a check is read by
     /// several passes (pairing, moves, the comparison itself).
     keys: Vec<OnceLock<(String, Strength)>>,
+    /// Each unit's local names and the values assigned to them ([`checks::aliases`]),
+    /// read once.
+    aliases: Vec<OnceLock<HashMap<String, String>>>,
     /// Whether any check is read from a comment (see [`Model::comment_keys`]).
     comment_checks: bool,
     /// Go: `assert := assert.New(t)` binds testify's checker to the package's name, so
@@ -259,6 +262,7 @@ impl<'a> Model<'a> {
             loose_checks: Vec::new(),
             file_skips: Vec::new(),
             keys: Vec::new(),
+            aliases: Vec::new(),
             comment_checks: false,
             go_checker_object: false,
             go_checkers: Vec::new(),
@@ -272,6 +276,7 @@ impl<'a> Model<'a> {
         model.nested_helpers = nested_helpers(&model.units);
         model.find_checks(rules);
         model.keys = (0..model.checks.len()).map(|_| OnceLock::new()).collect();
+        model.aliases = (0..model.units.len()).map(|_| OnceLock::new()).collect();
         model.find_skips(rules);
         model.find_env_names();
         model.find_early_returns();
@@ -1112,6 +1117,14 @@ impl<'a> Model<'a> {
             text
         };
         let key = checks::canonical(&text, rules);
+        // JUnit's idiom `try { f(); fail(…); } catch (E e) { }` expects `E` as
+        // `assertThrows(E.class, f)` and `@Test(expected = E.class)` do.
+        let key = match self.language {
+            Language::Java if key == "fail()" => self
+                .caught_around(check.span.start)
+                .map_or(key, |ty| format!("assertThrows({ty}.class)")),
+            _ => key,
+        };
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
@@ -1119,6 +1132,19 @@ impl<'a> Model<'a> {
             return (format!("{NOT_AWAITED} {key}"), Strength::Void);
         }
         let mut strength = checks::strength(&key, rules);
+        // An expected value computed by the code under test checks nothing (marked in
+        // its key: its text may be unchanged, `expected = 108.0` having become
+        // `expected = total(cart)` above it).
+        if strength == Strength::Equality
+            && let Some(unit) = self.unit_at(check.span.start)
+            && checks::self_compared(
+                &self.full_key(index, &key, rules),
+                self.aliases_of(unit),
+                &self.src.text(self.units[unit].span.start..check.span.end),
+            )
+        {
+            return (format!("{key} (compared with itself)"), Strength::Void);
+        }
         // An expected error caught as any exception but bound (`var e =
         // assertThrows(Exception.class, f)`) is read further: its type checked after.
         if strength == Strength::Weak
@@ -1131,6 +1157,84 @@ impl<'a> Model<'a> {
             strength = Strength::Equality;
         }
         (key, strength)
+    }
+
+    /// The type a check at `pos` expects thrown by JUnit's idiom: inside `try { f();
+    /// fail(…); } catch (E e) { }`, or right after `try { f(); } catch (E e) { return;
+    /// }` (Kotlin's `catch (e: E)` too).
+    fn caught_around(&self, pos: usize) -> Option<String> {
+        let code = self.src.b();
+        let catch_head = |open: usize| -> Option<String> {
+            let head = code[..open].trim_ascii_end().strip_suffix(b")")?;
+            let start = head.iter().rposition(|&b| b == b'(')?;
+            if !head[..start].trim_ascii_end().ends_with(b"catch") {
+                return None;
+            }
+            let inner = String::from_utf8_lossy(&head[start + 1..]).into_owned();
+            // (`final Foo e`: the word before the name.)
+            let words: Vec<&str> = inner.split_whitespace().collect();
+            let ty = match inner.split_once(':') {
+                Some((_, ty)) => ty.trim(),
+                None => *words.len().checked_sub(2).and_then(|i| words.get(i))?,
+            };
+            let ty = ty.rsplit('.').next().unwrap_or(ty);
+            (!ty.is_empty() && ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                .then(|| ty.to_string())
+        };
+        if let Some(open) = self.src.enclosing_brace(pos)
+            && code[open] == b'{'
+            && code[..open].trim_ascii_end().ends_with(b"try")
+        {
+            let rest = code.get(self.src.close_of(open)..)?.trim_ascii_start();
+            let rest = rest.strip_prefix(b"catch")?.trim_ascii_start();
+            let close = rest.iter().position(|&b| b == b'{')?;
+            let at = code.len() - rest.len() + close;
+            return catch_head(at);
+        }
+        let before = code[..pos].trim_ascii_end();
+        let close = before
+            .len()
+            .checked_sub(1)
+            .filter(|_| before.ends_with(b"}"))?;
+        let open = self.src.enclosing_brace(close)?;
+        let block = &code[open..close];
+        let returns = block.windows(6).enumerate().any(|(i, w)| {
+            w == b"return"
+                && (i == 0 || !(block[i - 1].is_ascii_alphanumeric() || block[i - 1] == b'_'))
+        });
+        (code[open] == b'{' && returns).then(|| catch_head(open))?
+    }
+
+    /// What a JUnit expected error at `line` runs: the test's body for `@Test(expected
+    /// = E.class)`, the `try` block of the `try { f(); fail(); } catch (E e)` idioms.
+    pub(super) fn expected_error_body(&self, line: usize) -> Option<Range<usize>> {
+        if self.language != Language::Java {
+            return None;
+        }
+        let text = self.src.line_text(line);
+        let start = self.src.line_start(line);
+        let code = self.src.b();
+        if text.trim_start().starts_with("@Test") && text.contains("expected") {
+            let unit = &self.units[self.unit_at(start)?];
+            let open = start + code[start..unit.span.end].iter().position(|&b| b == b'{')?;
+            return Some(open + 1..unit.span.end.saturating_sub(1));
+        }
+        let pos = start + text.find("fail(")?;
+        self.caught_around(pos)?;
+        let open = self.src.enclosing_brace(pos)?;
+        let try_open = if code[..open].trim_ascii_end().ends_with(b"try") {
+            open
+        } else {
+            // After the catch: `try { … } catch (E e) { … } fail();`.
+            let close = code[..pos].trim_ascii_end().len() - 1;
+            let catch_open = self.src.enclosing_brace(close)?;
+            let head = code[..catch_open].trim_ascii_end().strip_suffix(b")")?;
+            let paren = head.iter().rposition(|&b| b == b'(')?;
+            let before = head[..paren].trim_ascii_end().strip_suffix(b"catch")?;
+            let try_close = before.trim_ascii_end().len().checked_sub(1)?;
+            self.src.enclosing_brace(try_close)?
+        };
+        Some(try_open + 1..self.src.close_of(try_open).saturating_sub(1))
     }
 
     /// A JavaScript check that returns a promise (`expect(p).rejects.toThrow(…)`,
@@ -1176,6 +1280,23 @@ impl<'a> Model<'a> {
             return checks::squeeze(header);
         };
         checks::inline_value(&checks::squeeze(cond))
+    }
+
+    /// The local names `unit` assigns once, with their values ([`checks::aliases`]).
+    pub fn aliases_in(&self, unit: &Unit) -> &HashMap<String, String> {
+        match self.units.iter().position(|u| std::ptr::eq(u, unit)) {
+            Some(i) => self.aliases_of(i),
+            None => {
+                static NONE: OnceLock<HashMap<String, String>> = OnceLock::new();
+                NONE.get_or_init(HashMap::new)
+            }
+        }
+    }
+
+    /// [`Model::aliases_in`] the unit of that index, read once.
+    fn aliases_of(&self, unit: usize) -> &HashMap<String, String> {
+        self.aliases[unit]
+            .get_or_init(|| checks::aliases(&self.src.text(self.units[unit].span.clone())))
     }
 
     /// A check's canonical text with its whole receiver (`params["a"].must_equal 1`,

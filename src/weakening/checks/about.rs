@@ -502,7 +502,7 @@ pub(super) fn chain(text: &str) -> bool {
 }
 
 /// Whether `name` occurs in `text` as a whole word.
-pub(super) fn mentions(text: &str, name: &str) -> bool {
+pub(in crate::weakening) fn mentions(text: &str, name: &str) -> bool {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
     text.match_indices(name)
         .any(|(at, _)| !text[..at].ends_with(word) && !text[at + name.len()..].starts_with(word))
@@ -616,6 +616,115 @@ pub(super) fn matching_paren(text: &str, close: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether an exact check compares a value with itself once the test's local names
+/// are read through (`expected = total(cart)` … `assert total(cart) == expected`, Go's
+/// `want := got`): the expected value is computed by the code under test, and the
+/// check cannot fail. (Written inline, `f(x) == f(x)` is a tautology of the rules.)
+/// `text` is the test's code up to the check: only assignments may come between the
+/// first name the check reads through and the check, else the names hold a value
+/// from before an action the check compares with (`count = len(log)`, `log.flush()`,
+/// `assert len(log) == count`).
+pub fn self_compared(
+    key: &str,
+    aliases: &std::collections::HashMap<String, String>,
+    text: &str,
+) -> bool {
+    let Some((a, b)) = sides(key) else {
+        return false;
+    };
+    if aliases.is_empty() || literal(a) || literal(b) || constant(a) || constant(b) {
+        return false;
+    }
+    let mut read = Vec::new();
+    let (x, y) = (
+        expanded(a, aliases, &mut read),
+        expanded(b, aliases, &mut read),
+    );
+    // (Computed: a value built from literals, `val := map[string]string{…}`, may be
+    // changed through a pointer before the check.)
+    if copied(&x) != copied(&y) || (x == a && y == b) || literal(&x) || !x.contains('(') {
+        return false;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().position(|line| {
+        let t = line.trim().trim_end_matches(';');
+        top_level_assignment(t).is_some_and(|eq| {
+            let lhs = t[..eq].trim_end_matches(':');
+            read.iter().any(|name| mentions(lhs, name))
+        })
+    });
+    let Some(first) = first else {
+        return false;
+    };
+    lines[first..lines.len().saturating_sub(1)]
+        .iter()
+        .all(|line| {
+            let t = line.trim().trim_end_matches(';');
+            t.is_empty()
+                || top_level_assignment(t).is_some()
+                || t.chars().all(|c| matches!(c, '}' | ')' | ']' | ',' | ' '))
+                || (t.starts_with("if ") && t.ends_with('{')) // (Go's check under its `if`)
+        })
+}
+
+/// `text` with every local name of `aliases` replaced by its value, a few levels deep
+/// (`want` → `got` → `format(d)` → `format(ofSeconds(5))`); the name `text` starts
+/// with, if replaced, is added to `read`.
+fn expanded(
+    text: &str,
+    aliases: &std::collections::HashMap<String, String>,
+    read: &mut Vec<String>,
+) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = text.to_string();
+    for round in 0..4 {
+        let mut next = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        let mut changed = false;
+        while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        {
+            let end = rest[start..]
+                .find(|c: char| !word(c))
+                .map_or(rest.len(), |e| start + e);
+            let (before, name) = (&rest[..start], &rest[start..end]);
+            let root = round == 0 && next.is_empty() && before.is_empty();
+            next.push_str(before);
+            let member = before.ends_with(['.', ':']) || next.ends_with(word);
+            match aliases.get(name).filter(|_| !member) {
+                Some(value) => {
+                    next.push_str(value);
+                    // (A side's root name: `expected`, `want` of `want.Name`.)
+                    if root {
+                        read.push(name.to_string());
+                    }
+                    changed = true;
+                }
+                None => next.push_str(name),
+            }
+            rest = &rest[end..];
+        }
+        next.push_str(rest);
+        out = next;
+        if !changed {
+            break;
+        }
+    }
+    out
+}
+
+/// A value without a copy or plain conversion of it (`v.clone()`, `x.dup`): a copy
+/// compared with its original is the value compared with itself.
+fn copied(value: &str) -> &str {
+    let mut v = unconverted(value);
+    while let Some(inner) = [".clone()", ".to_owned()", ".dup", ".copy()"]
+        .iter()
+        .find_map(|s| v.strip_suffix(s))
+    {
+        v = unconverted(inner);
+    }
+    v
 }
 
 /// The values an exact check fixes as a whole, each with a local alias resolved

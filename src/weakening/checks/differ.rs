@@ -435,7 +435,7 @@ pub(crate) fn trailing_word_start(text: &str) -> usize {
 
 /// The call that expects an exception and the type it expects: `pytest.raises(E)`,
 /// `assertThrows(E.class, …)`, `Assert.Throws<E>(…)`, `.toThrow(E)`, `must_raise(E)`.
-pub(super) fn expected_exception(key: &str) -> Option<(&str, &str)> {
+pub(in crate::weakening) fn expected_exception(key: &str) -> Option<(&str, &str)> {
     // The first call whose name says raise or throw (after `expect(…).` in JS).
     let open = key.match_indices(['(', '<']).map(|(i, _)| i).find(|&i| {
         let name_start = trailing_word_start(&key[..i]);

@@ -489,6 +489,13 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     // A failure is a failure, whatever its message.
     (Language::Java, "throw new AssertionError(..)", "fail()"),
     (Language::Java, "fail(A)", "fail()"),
+    // JUnit 4's `@Test(expected = E.class)`: the test fails unless `E` is thrown.
+    (Language::Java, "@Test(expected = A, ..)", "assertThrows(A)"),
+    (
+        Language::Java,
+        "@Test(P = Q, expected = A, ..)",
+        "assertThrows(A)",
+    ),
     (Language::Java, "Assertions.A", "A"),
     (Language::Java, "Assert.A", "A"),
     (Language::Java, "org.junit.Assert.A", "A"),

@@ -325,7 +325,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Java => Patterns {
             defs: r"(?m)^[ \t]*(?:@[\w.]+(?:\([^)\n]*\))?[ \t]+)*(?:(?:public|protected|private|static|final|abstract|synchronized|default|override|open|suspend|internal|inline)[ \t]+)*(?:fun[ \t]+(?:<[^>\n]*>[ \t]*)?(?:\w+|`[^`\n]*`)|(?:<[^>\n]*>[ \t]*)?[\w.<>\[\]?, ]*[\w>\]?][ \t]+\w+|[A-Z]\w*)[ \t]*\(",
-            checks: r"\bassert\w*[ \t]*\(|\bassert(?:FailsWith|Throws|Fails)[ \t]*(?:<[^>\n]*>)?[ \t]*[({]|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\bthrow[ \t]+new[ \t]+AssertionError[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
+            checks: r"@Test[ \t]*\([^)]*\bexpected[ \t]*=|\bassert\w*[ \t]*\(|\bassert(?:FailsWith|Throws|Fails)[ \t]*(?:<[^>\n]*>)?[ \t]*[({]|\bassert[ \t]+[^;\n(]|\bfail[ \t]*\(|\bthrow[ \t]+new[ \t]+AssertionError[ \t]*\(|\b(?:shouldBe|shouldNotBe|shouldContain|shouldThrow\w*|shouldHaveSize)\b",
             skips: r"@(?:Disabled|Ignore|Disabled\w+|Enabled\w+|RetryingTest|RepeatedIfExceptionsTest)\b|\bAssumptions?[ \t]*\.[ \t]*assume\w*[ \t]*\(|\bassume[A-Z]\w*[ \t]*\(",
             test_heads: r"@(?:org\.junit\.(?:jupiter\.api\.)?)?(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|Property|Example)\b",
             equality: r"^assert(?:Equals|ArrayEquals|IterableEquals|LinesMatch|Same|Null|Throws)\(|^assert(?:FailsWith|Throws)<|\.(?:isEqualTo|isSameAs|containsExactly|isEqualByComparingTo|hasSize|isEmpty|isNull|hasMessage|containsExactlyInAnyOrder)\(|\b(?:equalTo|is)\(|shouldBe",
@@ -366,6 +366,8 @@ pub const TAUTOLOGIES: &[(Language, &str)] = &[
     (Language::Python, "assert 1"),
     (Language::Python, "assert not False"),
     (Language::Python, "assert not None"),
+    // A parenthesised pair is a non-empty tuple, always true (Python warns of it).
+    (Language::Python, "assert (A, B)"),
     (Language::Rust, "assert_eq!(A, A)"),
     (Language::Rust, "assert!(true)"),
     (Language::Rust, "assert!(A || true)"),
