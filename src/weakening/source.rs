@@ -338,6 +338,16 @@ pub(super) fn extent(code: &[u8], start: usize, matched: usize, language: Langua
                         i += 1;
                         continue;
                     }
+                    // Ruby's leading-dot chain (`expect { … }` then `.to raise_error(E)`
+                    // on the next line) is one statement.
+                    let rest = code[i + 1..limit].trim_ascii_start();
+                    if language == Language::Ruby
+                        && rest.starts_with(b".")
+                        && !rest.starts_with(b"..")
+                    {
+                        i += 1;
+                        continue;
+                    }
                     return i;
                 }
                 // A chain may continue on the next line (`.toBe(…)`).

@@ -489,6 +489,12 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     // A failure is a failure, whatever its message.
     (Language::Java, "throw new AssertionError(..)", "fail()"),
     (Language::Java, "fail(A)", "fail()"),
+    // MSTest's `[ExpectedException(typeof(E))]`: the test fails unless `E` is thrown.
+    (
+        Language::CSharp,
+        "[ExpectedException(typeof(A), ..)]",
+        "Assert.ThrowsException<A>()",
+    ),
     // JUnit 4's `@Test(expected = E.class)`: the test fails unless `E` is thrown.
     (Language::Java, "@Test(expected = A, ..)", "assertThrows(A)"),
     (

@@ -16,6 +16,19 @@ const PY_RUNNERS: &[&str] = &[
 ];
 const PY_FILE_RUNNERS: &[&str] = &["setUpModule", "setup_module"];
 
+/// Whether a definition's decorators make it a pytest fixture (`@pytest.fixture`,
+/// `@pytest.fixture(autouse=True)`, `@fixture`, `@pytest_asyncio.fixture`).
+fn fixture(head: &str) -> bool {
+    head.lines().any(|line| {
+        let d = line.trim_start();
+        d.starts_with('@')
+            && d[1..]
+                .split('(')
+                .next()
+                .is_some_and(|name| name.trim() == "fixture" || name.trim().ends_with(".fixture"))
+    })
+}
+
 /// The units of a Python file.
 pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     struct Open {
@@ -87,6 +100,10 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         } else if (PY_RUNNERS.contains(&name.as_str()) && owner.is_some())
             || (PY_FILE_RUNNERS.contains(&name.as_str()) && owner.is_none())
         {
+            Role::Runner
+        } else if fixture(head_text) {
+            // A pytest fixture runs before the tests that take it: a skip in it skips
+            // them all.
             Role::Runner
         } else {
             Role::Helper
