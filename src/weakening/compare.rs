@@ -409,9 +409,14 @@ pub(super) fn compare_bags(
             .filter(|i| {
                 let mut covered = false;
                 for part in checks::subjects(&i.key) {
-                    let covering = wholes
-                        .iter()
-                        .filter(|(g, w)| checks::covers(w, part) && (part == *w || !empty(*g)));
+                    // (A size check covers the checks of elements gone with the
+                    // size, not an exact check of the value: `len(x) == 3` for
+                    // `x == ["a", "b", "c"]` is `size_for_content`.)
+                    let covering = wholes.iter().filter(|(g, w)| {
+                        checks::covers(w, part)
+                            && (part == *w || !empty(*g))
+                            && !(part == *w && checks::size_subject(&gained[*g].key).is_some())
+                    });
                     for &(g, w) in covering {
                         covered = true;
                         if one_test && part == w && i.strength == Strength::Equality {
@@ -613,6 +618,8 @@ pub(super) fn compare_bags(
                 // (Bound, `var e = assertThrows(Exception.class, f)`, its type may be
                 // checked after: `isEqualTo(LexerException.class)` pins it again.)
                 Some((*l, *g, "any exception of the wider type now passes"))
+            } else if l.strength == Strength::Equality && checks::size_for_content(&l.key, &g.key) {
+                Some((*l, *g, "only its size is checked now"))
             } else if code.is_some_and(|c| checks::bound_widened_derived(&l.key, &g.key, c)) {
                 Some((*l, *g, "the same quantity, and the bound lets more through"))
             } else {

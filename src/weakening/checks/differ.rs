@@ -487,3 +487,55 @@ pub fn exception_widened(old: &str, new: &str) -> bool {
         _ => false,
     }
 }
+
+/// The value whose size a check fixes (`x` of `len(x)`, `x.size()`, `x.Count`,
+/// `expect(x).toHaveLength(3)`, `assertThat(x).hasSize(3)`, `x.Should().HaveCount(3)`,
+/// `assert.Len(t, x, 3)`, `Assert.Single(x)`), if it is a size check.
+pub fn size_subject(key: &str) -> Option<&str> {
+    static SIZE: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
+    const CHAIN: &str = r"[A-Za-z_$][\w$]*(?:\([^()]*\)|\[[^\[\]]*\])*(?:\.[A-Za-z_$][\w$]*(?:\([^()]*\)|\[[^\[\]]*\])*)*";
+    let re = SIZE
+        .get_or_init(|| {
+            regex::Regex::new(&format!(
+                r"\blen\(({CHAIN})\)|\bexpect\(({CHAIN})\)\.toHaveLength\(|\bassertThat\(({CHAIN})\)\.hasSize\(|\bassert\.Len\(\w+,({CHAIN}),|\bAssert\.Single\(({CHAIN})\)|({CHAIN})\.Should\(\)\.HaveCount\(|({CHAIN})\.(?:len\(\)|size\(\)|length\(\)|count\(\)|Count\(\)|size\b|length\b|count\b|Count\b|Length\b)"
+            ))
+            .ok()
+        })
+        .as_ref()?;
+    // (Not in a message: `$"… {words.Length}"`.)
+    let c = re.captures_iter(key).find(|c| {
+        c.get(0).is_some_and(|m| {
+            key[..m.start()]
+                .matches(['"', '\''])
+                .count()
+                .is_multiple_of(2)
+        })
+    })?;
+    (1..c.len()).find_map(|i| c.get(i)).map(|m| m.as_str())
+}
+
+/// Whether `value` is a whole operand of `key`: not a member of something else
+/// (`helper.value(…)`) and not read further (`value.get(1)`, `value[0]`).
+fn whole_operand(key: &str, value: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    key.match_indices(value).any(|(at, _)| {
+        !key[..at].ends_with(|c: char| word(c) || c == '.')
+            && !key[at + value.len()..]
+                .starts_with(|c: char| word(c) || matches!(c, '.' | '[' | '('))
+    })
+}
+
+/// Whether an exact check of a value was replaced by a check of its size alone
+/// (`assert tags == ["a", "b"]` → `assert len(tags) == 2`, `toEqual([…])` →
+/// `toHaveLength(3)`): any content of that size now passes.
+pub fn size_for_content(old: &str, new: &str) -> bool {
+    let Some(value) = size_subject(new) else {
+        return false;
+    };
+    size_subject(old).is_none()
+        && !literal(value)
+        && (subjects(old)
+            .iter()
+            .any(|s| *s == value || unconverted(s) == value)
+            || whole_operand(old, value))
+}

@@ -594,3 +594,39 @@ fn a_go_conditions_own_statement_is_read_into_it() {
     assert_eq!(inline_value("x:=f();a.x!=x"), "a.x!=f()");
     assert_eq!(inline_value("got!=want"), "got!=want");
 }
+
+#[test]
+fn size_checks_name_the_value_they_count() {
+    let sized = [
+        ("assert 3==len(tags)", "tags"),
+        ("expect(dedupe(xs)).toHaveLength(3)", "dedupe(xs)"),
+        ("assertThat(list).hasSize(2)", "list"),
+        ("assert.Len(t,got,3)", "got"),
+        ("Assert.Single(items)", "items"),
+        ("results.Should().HaveCount(3)", "results"),
+        ("assertEquals(3,g.topoSort().size)", "g.topoSort()"),
+        ("assert_eq!(v.len(),2)", "v"),
+    ];
+    for (key, value) in sized {
+        assert_eq!(size_subject(key), Some(value), "{key}");
+    }
+    // A size named in a message is not the check's.
+    assert_eq!(size_subject("Assert.True(ok,$\"{words.Length}\")"), None);
+    assert!(size_for_content(
+        "assert[\"a\",\"b\"]==tags",
+        "assert 2==len(tags)"
+    ));
+    // Another value's size, a part of the value, or a size already: no.
+    assert!(!size_for_content(
+        "assert helper.tags(x)==[1]",
+        "assert 1==len(tags)"
+    ));
+    assert!(!size_for_content(
+        "assertEquals(\"two\",found.get(1).text())",
+        "assertEquals(1,found.size())"
+    ));
+    assert!(!size_for_content(
+        "assert 2==len(tags)",
+        "assert 3==len(tags)"
+    ));
+}
