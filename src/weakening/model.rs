@@ -1081,6 +1081,11 @@ impl<'a> Model<'a> {
         {
             return rows.max(1);
         }
+        // A Python table may be a dict looped over by its items (`for year, leap in
+        // {2000: True, 1900: False}.items():`).
+        if self.language == Language::Python && memchr::memmem::find(code, b".items()").is_some() {
+            return rows_in(code).max(dict_rows(code)).max(1);
+        }
         rows_in(code).max(1)
     }
 
@@ -1878,6 +1883,41 @@ fn go_checkers_from_helpers(code: &[u8]) -> Vec<(String, &'static str)> {
         }
     }
     out
+}
+
+/// Entries of the largest dict literal of two or more `key: value` entries in `code`.
+fn dict_rows(code: &[u8]) -> usize {
+    // (entries so far, every entry has a `:`, the current entry has one)
+    let mut stack: Vec<(usize, bool, bool, bool)> = Vec::new();
+    let mut best = 0;
+    for &c in code {
+        match c {
+            b'{' => stack.push((0, true, false, c == b'{')),
+            b'(' | b'[' => stack.push((0, false, false, false)),
+            b')' | b']' | b'}' => {
+                if let Some((n, all, colon, brace)) = stack.pop() {
+                    let n = n + usize::from(colon);
+                    if brace && all && n >= 2 {
+                        best = best.max(n);
+                    }
+                }
+            }
+            b':' => {
+                if let Some(top) = stack.last_mut() {
+                    top.2 = true;
+                }
+            }
+            b',' => {
+                if let Some(top) = stack.last_mut() {
+                    top.1 &= top.2;
+                    top.0 += usize::from(top.2);
+                    top.2 = false;
+                }
+            }
+            _ => {}
+        }
+    }
+    best
 }
 
 #[cfg(test)]

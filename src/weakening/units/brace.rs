@@ -268,7 +268,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 ["@ValueSource", "@CsvSource"]
                     .iter()
                     .filter_map(|a| head_text.find(a))
-                    .map(|i| list_len(head_text.as_bytes(), i))
+                    .map(|i| annotation_rows(head_text.as_bytes(), i))
                     .sum::<usize>()
                     + head_text
                         .find("@MethodSource")
@@ -633,4 +633,30 @@ fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
         .map_or(1, |(open, close)| {
             elements(&body.as_bytes()[open..=close]).max(1)
         })
+}
+
+/// The rows of a JUnit source annotation at `at`: its array (`{"a", "b"}`, Kotlin's
+/// `[1, 2]`), else its arguments (Kotlin's vararg `@CsvSource("1, 2", "3, 4")`; the
+/// strings are blanked, so only the commas between them are left).
+fn annotation_rows(code: &[u8], at: usize) -> usize {
+    let Some(open) = code[at..].iter().position(|&c| c == b'(').map(|i| at + i) else {
+        return 1;
+    };
+    let mut depth = 0i32;
+    let mut commas = 0;
+    for &c in &code[open..] {
+        match c {
+            b'[' | b'{' if depth == 1 => return list_len(code, open),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b',' if depth == 1 => commas += 1,
+            _ => {}
+        }
+    }
+    commas + 1
 }
