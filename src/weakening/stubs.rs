@@ -23,10 +23,12 @@ fn stub_calls(language: Language) -> Option<&'static Regex> {
     static PYTHON: OnceLock<Regex> = OnceLock::new();
     static JAVASCRIPT: OnceLock<Regex> = OnceLock::new();
     static RUBY: OnceLock<Regex> = OnceLock::new();
+    static JAVA: OnceLock<Regex> = OnceLock::new();
     let (cell, pattern) = match language {
+        Language::Java => (&JAVA, r"\bwhen(?:ever)?[ \t]*\("),
         Language::Python => (
             &PYTHON,
-            r"\bmonkeypatch[ \t]*\.[ \t]*setattr[ \t]*\(|\b(?:mocker[ \t]*\.[ \t]*|mock[ \t]*\.[ \t]*)?patch(?:[ \t]*\.[ \t]*object)?[ \t]*\(",
+            r"\bmonkeypatch[ \t]*\.[ \t]*setattr[ \t]*\(|(?:^|[^.\w])setattr[ \t]*\(|\b(?:mocker[ \t]*\.[ \t]*|mock[ \t]*\.[ \t]*)?patch(?:[ \t]*\.[ \t]*object)?[ \t]*\(",
         ),
         Language::JavaScript => (
             &JAVASCRIPT,
@@ -118,8 +120,9 @@ impl Model<'_> {
         let (raw, code) = (self.src.raw, self.src.b());
         // (Cheap first: most files stub nothing.)
         let marks: &[&[u8]] = match self.language {
-            Language::Python => &[b"patch"],
+            Language::Python => &[b"patch", b"setattr"],
             Language::JavaScript => &[b"spyOn", b"stub"],
+            Language::Java => &[b"when"],
             _ => &[b"receive", b"stub"],
         };
         if !marks
@@ -150,6 +153,28 @@ impl Model<'_> {
                     .and_then(last_word)
                     .zip(args.first().and_then(|a| literal_name(a)))
                     .map(|(o, n)| (o, n, false))
+            } else if self.language == Language::Java {
+                // Mockito: `when(owner.name(…)).thenReturn(v)`, or `doReturn(v).when(owner)
+                // .name(…)` (`whenever` in mockito-kotlin).
+                let chained = code[..m.start()].trim_ascii_end().ends_with(b".");
+                let arg = args.first().copied().unwrap_or("");
+                if chained {
+                    let close = matching_close(code, open).unwrap_or(open);
+                    let after = std::str::from_utf8(&raw[(close + 1).min(raw.len())..])
+                        .unwrap_or("")
+                        .trim_start();
+                    let name = after.strip_prefix('.').map(|a| {
+                        let a = a.trim_start();
+                        &a[..a
+                            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .unwrap_or(a.len())]
+                    });
+                    last_word(arg).zip(name).map(|(o, n)| (o, n, false))
+                } else {
+                    arg.find('(')
+                        .and_then(|o| arg[..o].rsplit_once('.'))
+                        .and_then(|(owner, name)| last_word(owner).map(|o| (o, name.trim(), false)))
+                }
             } else if args.len() >= 2 && !head.ends_with(b"patch(") {
                 // `setattr(owner, "name", …)`, `patch.object(owner, "name")`,
                 // `spyOn(owner, "name")`, `sinon.stub(owner, "name")`.
