@@ -1142,10 +1142,11 @@ impl<'a> Model<'a> {
         // `expected = total(cart)` above it).
         if strength == Strength::Equality
             && let Some(unit) = self.unit_at(check.span.start)
-            && checks::self_compared(
-                &self.full_key(index, &key, rules),
-                self.aliases_of(unit),
+            && let Some(read) =
+                checks::self_compared(&self.full_key(index, &key, rules), self.aliases_of(unit))
+            && checks::only_assignments_since(
                 &self.src.text(self.units[unit].span.start..check.span.end),
+                &read,
             )
         {
             return (format!("{key} (compared with itself)"), Strength::Void);

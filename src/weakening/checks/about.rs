@@ -622,20 +622,14 @@ pub(super) fn matching_paren(text: &str, close: usize) -> Option<usize> {
 /// are read through (`expected = total(cart)` … `assert total(cart) == expected`, Go's
 /// `want := got`): the expected value is computed by the code under test, and the
 /// check cannot fail. (Written inline, `f(x) == f(x)` is a tautology of the rules.)
-/// `text` is the test's code up to the check: only assignments may come between the
-/// first name the check reads through and the check, else the names hold a value
-/// from before an action the check compares with (`count = len(log)`, `log.flush()`,
-/// `assert len(log) == count`).
+/// Returns the names read through, for [`only_assignments_since`].
 pub fn self_compared(
     key: &str,
     aliases: &std::collections::HashMap<String, String>,
-    text: &str,
-) -> bool {
-    let Some((a, b)) = sides(key) else {
-        return false;
-    };
+) -> Option<Vec<String>> {
+    let (a, b) = sides(key)?;
     if aliases.is_empty() || literal(a) || literal(b) || constant(a) || constant(b) {
-        return false;
+        return None;
     }
     let mut read = Vec::new();
     let (x, y) = (
@@ -644,15 +638,21 @@ pub fn self_compared(
     );
     // (Computed: a value built from literals, `val := map[string]string{…}`, may be
     // changed through a pointer before the check.)
-    if copied(&x) != copied(&y) || (x == a && y == b) || literal(&x) || !x.contains('(') {
-        return false;
-    }
+    (copied(&x) == copied(&y) && (x != a || y != b) && !literal(&x) && x.contains('('))
+        .then_some(read)
+}
+
+/// Whether only assignments come between the first assignment of one of `names` in
+/// `text` (a test's code up to a check, the check last) and the check: else the names
+/// hold a value from before an action the check compares with (`count = len(log)`,
+/// `log.flush()`, `assert len(log) == count`).
+pub fn only_assignments_since(text: &str, names: &[String]) -> bool {
     let lines: Vec<&str> = text.lines().collect();
     let first = lines.iter().position(|line| {
         let t = line.trim().trim_end_matches(';');
         top_level_assignment(t).is_some_and(|eq| {
             let lhs = t[..eq].trim_end_matches(':');
-            read.iter().any(|name| mentions(lhs, name))
+            names.iter().any(|name| mentions(lhs, name))
         })
     });
     let Some(first) = first else {
