@@ -1244,20 +1244,23 @@ impl<'a> Model<'a> {
     }
 
     /// A JavaScript check that returns a promise (`expect(p).rejects.toThrow(…)`,
-    /// `assert.rejects(…)`, `expect.poll(…)`, a Playwright web-first matcher) written as
+    /// `assert.rejects(…)`, `expect.poll(…)`, chai-as-promised's `.eventually`, a
+    /// Playwright web-first matcher) written as
     /// a statement of its own, neither awaited nor returned: it cannot fail the test.
     fn floating_promise_check(&self, check: &Check, key: &str) -> bool {
         let promise = key.contains(".resolves.")
             || key.contains(".rejects.")
+            || key.contains(".eventually.") // (chai-as-promised)
             || key.starts_with("assert.rejects(")
             || key.starts_with("assert.doesNotReject(")
             || key.starts_with("expect.poll(")
             || (PLAYWRIGHT_ASYNC.iter().any(|m| key.contains(m))
                 && memchr::memmem::find(self.src.raw, b"@playwright/test").is_some());
-        // (`assert.rejects(…).then(done).catch(done)`: handed to the runner's callback.
+        // (`assert.rejects(…).then(done).catch(done)`, chai-as-promised's
+        // `.notify(done)`: handed to the runner's callback.
         // Bytes: a check cut at its length limit may end inside a character.)
         let after = self.src.b()[check.span.end.min(self.src.b().len())..].trim_ascii_start();
-        let handed_on = [".then(", ".catch(", ".finally("]
+        let handed_on = [".then(", ".catch(", ".finally(", ".notify("]
             .iter()
             .any(|c| key.contains(c) || after.starts_with(c.trim_end_matches('(').as_bytes()));
         if !promise || handed_on {
