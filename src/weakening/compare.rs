@@ -401,6 +401,15 @@ pub(super) fn compare_bags(
         let key = unrepeated(&gained[g].key);
         key.starts_with("assert not ") || (key.starts_with("assert ") && key.ends_with(" is None"))
     };
+    // (Read once per gained check, only when something may be covered.)
+    let sized: Vec<bool> = if wholes.is_empty() {
+        Vec::new()
+    } else {
+        gained
+            .iter()
+            .map(|g| checks::size_subject(&g.key).is_some())
+            .collect()
+    };
     let mut rewrites: HashSet<usize> = HashSet::new();
     let lost: Vec<&Item> = if wholes.is_empty() && resolved.is_empty() {
         lost
@@ -415,7 +424,7 @@ pub(super) fn compare_bags(
                     let covering = wholes.iter().filter(|(g, w)| {
                         checks::covers(w, part)
                             && (part == *w || !empty(*g))
-                            && !(part == *w && checks::size_subject(&gained[*g].key).is_some())
+                            && !(part == *w && sized[*g])
                     });
                     for &(g, w) in covering {
                         covered = true;

@@ -1142,6 +1142,7 @@ impl<'a> Model<'a> {
         // `expected = total(cart)` above it).
         if strength == Strength::Equality
             && let Some(unit) = self.unit_at(check.span.start)
+            && !self.aliases_of(unit).is_empty()
             && let Some(read) =
                 checks::self_compared(&self.full_key(index, &key, rules), self.aliases_of(unit))
             && checks::only_assignments_since(
