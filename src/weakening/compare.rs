@@ -10,7 +10,7 @@ use super::bags::{Appeared, Item, bag, bag_of};
 use super::checks::{self, Strength, repeat_of, unrepeated};
 use super::gates::EnvCondition;
 use super::matching::body_lines;
-use super::model::{Model, Role, SkipKind, Unit};
+use super::model::{GUARDED, Model, Role, SkipKind, Unit};
 use super::opaque;
 use super::rules::Language;
 use super::{At, File, Finding, FindingKind, finding};
@@ -421,10 +421,14 @@ pub(super) fn compare_bags(
                     // (A size check covers the checks of elements gone with the
                     // size, not an exact check of the value: `len(x) == 3` for
                     // `x == ["a", "b", "c"]` is `size_for_content`.)
+                    // (Nor does a check that widens the lost one cover it:
+                    // `assertRaises(ConfigError, f, x)` → `assertRaises(Exception, f,
+                    // x)` reads `f` in both, `sorted(x) == […]` reads `x`.)
                     let covering = wholes.iter().filter(|(g, w)| {
                         checks::covers(w, part)
                             && (part == *w || !empty(*g))
                             && !(part == *w && sized[*g])
+                            && !checks::widens(&i.key, &gained[*g].key)
                     });
                     for &(g, w) in covering {
                         covered = true;
@@ -438,7 +442,8 @@ pub(super) fn compare_bags(
             .filter(|i| {
                 !i.parts.iter().any(|part| {
                     resolved.iter().any(|&(g, w)| {
-                        checks::covers(w, part)
+                        !checks::widens(&i.key, &gained[g].key)
+                            && checks::covers(w, part)
                             && (part != w || i.strength != Strength::Equality)
                             && (part == w || !empty(g))
                     })
@@ -578,7 +583,17 @@ pub(super) fn compare_bags(
         .max()
         .unwrap_or(0);
     let real_gained = sum(&gained, &|s| s != Strength::Void) + weak_per_call.min(weak_lost);
-    let void_gained = sum(&gained, &|s| s == Strength::Void);
+    // (A check that was under a condition on its value before, rewritten under it,
+    // is no new loosening.)
+    let guarded = |items: &[&Item]| -> usize {
+        items
+            .iter()
+            .filter(|i| i.key.contains(GUARDED))
+            .map(|i| i.mult)
+            .sum()
+    };
+    let void_gained =
+        sum(&gained, &|s| s == Strength::Void).saturating_sub(guarded(&gained).min(guarded(&lost)));
     let mut out = Vec::new();
     let loosened = (eq_lost > eq_gained && weak_gained > 0)
         || (void_gained > 0 && real_lost > real_gained.saturating_sub(0) && real_lost > 0);
@@ -595,12 +610,22 @@ pub(super) fn compare_bags(
                 .copied()
         });
         if let (Some(now), Some(was)) = (now, was) {
+            // (Under a condition on its value, the line may read the same.)
+            let why = now
+                .key
+                .split_once(GUARDED)
+                .map_or(String::new(), |(_, cond)| {
+                    format!(
+                        ": it now runs only when `{}`",
+                        cond.trim().strip_suffix(')').unwrap_or(cond)
+                    )
+                });
             out.push(finding(
                 file.path,
                 FindingKind::AssertionLoosened,
                 Some(now.line),
                 format!(
-                    "`{}` replaced by `{}`",
+                    "`{}` replaced by `{}`{why}",
                     old.src.shown(was.line),
                     new.src.shown(now.line)
                 ),
@@ -629,6 +654,8 @@ pub(super) fn compare_bags(
                 Some((*l, *g, "any exception of the wider type now passes"))
             } else if l.strength == Strength::Equality && checks::size_for_content(&l.key, &g.key) {
                 Some((*l, *g, "only its size is checked now"))
+            } else if l.strength != Strength::Void && checks::order_dropped(&l.key, &g.key) {
+                Some((*l, *g, "the order is no longer checked"))
             } else if code.is_some_and(|c| checks::bound_widened_derived(&l.key, &g.key, c)) {
                 Some((*l, *g, "the same quantity, and the bound lets more through"))
             } else {

@@ -22,6 +22,7 @@ mod change_set;
 pub mod checks;
 mod compare;
 mod gates;
+mod guards;
 pub mod lexer;
 mod matching;
 pub mod model;

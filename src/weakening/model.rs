@@ -116,6 +116,10 @@ const EXPECT_ERROR: &str = "@ts-expect-error";
 /// The mark of a promise check nothing waits for: it settles after the test has passed.
 const NOT_AWAITED: &str = "(not awaited)";
 
+/// The mark of a check under a condition on its own value ([`Model::guard_of`]): it
+/// runs only when the value already looks right.
+pub(super) const GUARDED: &str = "(only when";
+
 /// Playwright's web-first matchers, which return a promise (only in a file importing
 /// `@playwright/test`: jest-dom's matchers of the same names are synchronous).
 const PLAYWRIGHT_ASYNC: &[&str] = &[
@@ -1162,6 +1166,14 @@ impl<'a> Model<'a> {
                 .ends_with('=')
         {
             strength = Strength::Equality;
+        }
+        // A check that runs only when the value it checks already looks right (`if
+        // isinstance(r, int): assert r == 1250`) checks nothing the rest of the time;
+        // keyed apart, so the same line moved under the condition reads as loosened.
+        if let Some(unit) = self.unit_at(check.span.start)
+            && let Some(cond) = self.guard_of(&self.units[unit], index, &key, rules)
+        {
+            return (format!("{key} {GUARDED} {cond})"), Strength::Void);
         }
         (key, strength)
     }

@@ -111,12 +111,147 @@ fn calls(text: &str, name: &str, owner: &str, by_path: bool, language: Language)
     })
 }
 
+/// The names a JavaScript file imports from `path` by name: `import { a, b as c }
+/// from 'path'` (`a`, `c`), `const { a } = require('path')`.
+fn imported_names<'t>(text: &'t str, path: &str) -> Vec<&'t str> {
+    let mut out = Vec::new();
+    for quote in ['"', '\'', '`'] {
+        let quoted = format!("{quote}{path}{quote}");
+        for (at, _) in text.match_indices(&quoted) {
+            // The statement before the path: back to its `{ … }`.
+            let head = &text[..at];
+            let Some(close) = head.rfind('}') else {
+                continue;
+            };
+            let between = &head[close + 1..];
+            // (Only this statement's: `} from 'path'`, `} = require('path')`.)
+            let between = between.trim();
+            if between != "from" && between.trim_start_matches('=').trim() != "require(" {
+                continue;
+            }
+            let Some(open) = head[..close].rfind('{') else {
+                continue;
+            };
+            for part in head[open + 1..close].split(',') {
+                let name = part.trim().rsplit([' ', ':']).next().unwrap_or("").trim();
+                if !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether an RSpec check asks `owner` the predicate `name` through its matcher
+/// (`expect(order).not_to be_valid` asks `order.valid?`).
+fn predicate_matcher(text: &str, name: &str, owner: &str) -> bool {
+    let Some(stem) = name.strip_suffix('?') else {
+        return false;
+    };
+    let matcher = format!("be_{stem}");
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let asks = text.match_indices(&matcher).any(|(at, _)| {
+        !text[..at].ends_with(word) && !text[at + matcher.len()..].starts_with(word)
+    });
+    asks && text
+        .strip_prefix("expect(")
+        .and_then(|rest| rest.split(')').next())
+        .and_then(last_word)
+        == Some(owner)
+}
+
 impl Model<'_> {
     /// The stubs in tests of names their checks call, as skips at the stub.
     pub(super) fn stubs_of_checked_code(&self) -> Vec<Skip> {
         let Some(pattern) = stub_calls(self.language) else {
             return Vec::new();
         };
+        if self.language == Language::JavaScript {
+            let mut out = self.stubs_by_pattern(pattern);
+            out.extend(self.module_mocks_of_checked_code());
+            return out;
+        }
+        self.stubs_by_pattern(pattern)
+    }
+
+    /// `jest.mock('./pricing', () => ({ applyDiscount: … }))` (or `vi.mock`) of a module
+    /// the file imports names from, and a check that calls one of the names it replaces
+    /// (each in its factory, or all imported without one): a skip at that test's first
+    /// such check, told at the mock's line (the mock holds for the whole file).
+    fn module_mocks_of_checked_code(&self) -> Vec<Skip> {
+        let (raw, code) = (self.src.raw, self.src.b());
+        if memchr::memmem::find(code, b".mock").is_none() {
+            return Vec::new();
+        }
+        static MOCK: OnceLock<Regex> = OnceLock::new();
+        let mock = MOCK.get_or_init(|| {
+            Regex::new(r"\b(?:jest|vi)[ \t]*\.[ \t]*mock[ \t]*\(").expect("mock pattern")
+        });
+        let text = String::from_utf8_lossy(raw);
+        let mut out = Vec::new();
+        for m in mock.find_iter(code) {
+            let args = arguments(raw, code, m.end() - 1);
+            let Some(path) = args.first().and_then(|a| {
+                ['"', '\'', '`']
+                    .iter()
+                    .find_map(|q| a.strip_prefix(*q).and_then(|a| a.strip_suffix(*q)))
+            }) else {
+                continue;
+            };
+            let imported = imported_names(&text, path);
+            // (A factory replaces the names it lists; `...jest.requireActual(…)`
+            // keeps the rest real.)
+            let replaced: Vec<&str> = match args.get(1) {
+                Some(factory) => imported
+                    .iter()
+                    .copied()
+                    .filter(|n| {
+                        factory.match_indices(n).any(|(at, _)| {
+                            let before = factory[..at].chars().next_back();
+                            let after = factory[at + n.len()..].trim_start();
+                            !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                                && (after.starts_with(':') || after.starts_with('('))
+                        })
+                    })
+                    .collect(),
+                None => imported,
+            };
+            if replaced.is_empty() {
+                continue;
+            }
+            let line = self.src.line_of(m.start());
+            for unit in self.units.iter().filter(|u| u.role == Role::Test) {
+                let first = self
+                    .checks
+                    .iter()
+                    .filter(|c| unit.span.contains(&c.span.start))
+                    .find(|c| {
+                        let text = String::from_utf8_lossy(
+                            &code[c.receiver.min(c.span.start)..c.span.end],
+                        );
+                        replaced
+                            .iter()
+                            .any(|n| calls(&text, n, "", true, self.language))
+                    });
+                if let Some(check) = first {
+                    out.push(Skip {
+                        pos: check.span.start,
+                        line,
+                        text: format!("mock {path}"),
+                        kind: SkipKind::Inverting,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn stubs_by_pattern(&self, pattern: &Regex) -> Vec<Skip> {
         let (raw, code) = (self.src.raw, self.src.b());
         // (Cheap first: most files stub nothing.)
         let marks: &[&[u8]] = match self.language {
@@ -215,6 +350,8 @@ impl Model<'_> {
                     let text =
                         String::from_utf8_lossy(&code[c.receiver.min(c.span.start)..c.span.end]);
                     calls(&text, name, owner, by_path, self.language)
+                        || (self.language == Language::Ruby
+                            && predicate_matcher(&text, name, owner))
                 });
             if checked {
                 let line = self.src.line_of(m.start());

@@ -67,6 +67,17 @@ pub fn subjects(key: &str) -> Vec<&str> {
             return vec![&key[..i]];
         }
     }
+    // A mock's own check (`send.assert_called_once_with(…)`) is about the mock.
+    if let Some(open) = key.find('(')
+        && let Some(dot) = key[..open].rfind('.')
+        && key[dot + 1..open].starts_with("assert_")
+        && key[..dot] != *"self"
+        && key[..dot]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+    {
+        return vec![&key[..dot]];
+    }
     fn operands(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
         for part in split_top(text) {

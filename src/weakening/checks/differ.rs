@@ -539,3 +539,112 @@ pub fn size_for_content(old: &str, new: &str) -> bool {
             .any(|s| *s == value || unconverted(s) == value)
             || whole_operand(old, value))
 }
+
+/// Checks that compare collections whatever their order (`assertCountEqual`,
+/// `match_array`, `ElementsMatch`, `containsExactlyInAnyOrder`, `BeEquivalentTo`,
+/// `AreEquivalent`, chai's `members`, a side wrapped in `sorted(…)`).
+const UNORDERED: &[&str] = &[
+    "assertCountEqual(",
+    "assertItemsEqual(",
+    "match_array",
+    "contain_exactly",
+    "ElementsMatch(",
+    "InAnyOrder",
+    "BeEquivalentTo(",
+    "AreEquivalent(",
+    ".members(",
+    "sorted(",
+    "Counter(",
+    "set(",
+];
+
+/// Checks that compare a collection in order: an exact check of a list literal
+/// (`== [`, `toEqual([`, `eq([`, `listOf(`, `List.of(`, `new[]`), or a sequence
+/// assertion (`containsExactly`, FluentAssertions' `Equal(…)`, `CollectionAssert.AreEqual`,
+/// `assertListEqual`, `shouldContainExactly`).
+const ORDERED: &[&str] = &[
+    "==[",
+    "== [",
+    "toEqual([",
+    "equal([",
+    "eq([",
+    "assert_equal([",
+    "assert_equal [",
+    "assertEqual([",
+    "listOf(",
+    "List.of(",
+    "asList(",
+    "new[]",
+    "[]string{",
+    "[]int{",
+    "containsExactly",
+    "Should().Equal(",
+    "AreEqual(",
+    "assertListEqual(",
+    "shouldContainExactly",
+    "assert [",
+    "assert[",
+    "eq [",
+];
+
+/// Whether an exact check of a collection in order was replaced by one that lets any
+/// order through (`assert skus == ["a", "b"]` → `assert sorted(skus) == […]`,
+/// `containsExactly` → `containsExactlyInAnyOrder`, `Equal` → `ElementsMatch`).
+pub fn order_dropped(old: &str, new: &str) -> bool {
+    // (FluentAssertions' `o => o.WithStrictOrdering()` keeps the order.)
+    let unordered =
+        |k: &str| UNORDERED.iter().any(|u| k.contains(u)) && !k.contains("WithStrictOrdering");
+    // (The same value: `skus` in both, `sorted(skus)` read as `skus`.)
+    let bare = |s: &str| -> String {
+        let mut s = s.trim();
+        for wrap in ["sorted(", "set(", "Counter(", "list("] {
+            if let Some(inner) = s.strip_prefix(wrap).and_then(|r| r.strip_suffix(')')) {
+                s = inner.trim();
+            }
+        }
+        s.to_string()
+    };
+    let values = |k: &str| -> Vec<String> {
+        // (`assert[…]==x` squeezed: the sides of the comparison.)
+        let mut sides = subjects(k);
+        if sides.is_empty()
+            && let Some(body) = k.strip_prefix("assert")
+            && body.starts_with(['[', '('])
+        {
+            sides = compared(body);
+        }
+        sides
+            .into_iter()
+            .map(bare)
+            .filter(|s| !literal(s))
+            .collect()
+    };
+    // (A key without its receiver, `.Should().Equal("a","b")`: the same elements
+    // expected.)
+    let strings = |k: &str| -> Vec<String> {
+        let mut out: Vec<String> = k
+            .split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect();
+        out.sort();
+        out
+    };
+    let (vo, vn) = (values(old), values(new));
+    !unordered(old)
+        && unordered(new)
+        && ORDERED.iter().any(|o| old.contains(o))
+        && (vo.iter().any(|v| vn.contains(v))
+            || (vo.is_empty()
+                && vn.is_empty()
+                && !strings(old).is_empty()
+                && strings(old) == strings(new)))
+}
+
+/// Whether `new` lets through what `old` failed on while checking the same values: an
+/// expected error widened, or the order dropped. (Such a check is no rewrite of the
+/// expectation that covers the old one.)
+pub fn widens(old: &str, new: &str) -> bool {
+    exception_widened(old, new) || order_dropped(old, new)
+}

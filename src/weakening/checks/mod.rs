@@ -445,6 +445,14 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     {
         return Strength::Void;
     }
+    // AssertJ's `assertThat(x)` with no assertion after it checks nothing.
+    if rules.language == Language::Java
+        && let Some(rest) = key.strip_prefix("assertThat(")
+        && super::source::matching_close(key.as_bytes(), "assertThat".len()) == Some(key.len() - 1)
+        && split_top(&rest[..rest.len() - 1]).len() == 1
+    {
+        return Strength::Void;
+    }
     if loose_tolerance(rules.language, key) {
         return Strength::Weak;
     }
@@ -505,8 +513,16 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
                     return delta >= 0.01;
                 }
             }
+            // (AssertJ's `within(new BigDecimal("0.50"))`, `withinPercentage(10)`.)
+            let group_after = |marker: &str| -> Option<f64> {
+                let at = key.find(marker)? + marker.len();
+                let end = super::source::matching_close(key.as_bytes(), at - 1)?;
+                number_in(&key[at..end])
+            };
             number_after("within(").is_some_and(|v| v >= 0.01)
                 || number_after("offset(").is_some_and(|v| v >= 0.01)
+                || group_after("within(").is_some_and(|v| v >= 0.01)
+                || group_after("withinPercentage(").is_some_and(|v| v >= 5.0)
         }
         Language::Go => {
             if let Some(args) = key
@@ -552,13 +568,27 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
                 let args = &key[at + ".BeApproximately(".len()..];
                 let args = args.strip_suffix(')').unwrap_or(args);
                 let parts = split_top(args);
-                let number = |i: usize| parts.get(i).and_then(|d| d.trim().parse::<f64>().ok());
+                let number = |i: usize| parts.get(i).and_then(|d| number_in(d));
                 return number(1).is_some_and(|d| relative(d, number(0).map(f64::abs)));
             }
             false
         }
         _ => false,
     }
+}
+
+/// A number written as a literal, typed (`7.99m`, `0.5f`, `10L`) or as a decimal
+/// (`new BigDecimal("0.50")`, `BigDecimal.valueOf(5)`).
+fn number_in(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let t = ["new BigDecimal(", "BigDecimal.valueOf(", "Decimal("]
+        .iter()
+        .find_map(|p| t.strip_prefix(p).and_then(|r| r.strip_suffix(')')))
+        .unwrap_or(t)
+        .trim()
+        .trim_matches(['"', '\''])
+        .trim_end_matches(['m', 'M', 'f', 'F', 'd', 'D', 'l', 'L']);
+    t.replace('_', "").parse().ok()
 }
 
 /// Whether a tolerance is a twentieth or more of the expected value it is about (when

@@ -630,3 +630,33 @@ fn size_checks_name_the_value_they_count() {
         "assert 3==len(tags)"
     ));
 }
+
+#[test]
+fn order_dropped_needs_the_same_value_checked_without_its_order() {
+    for (old, new) in [
+        (
+            "assert[\"A-100\",\"B-200\"]==skus",
+            "assert[\"A-100\",\"B-200\"]==sorted(skus)",
+        ),
+        (
+            "options.Select(o=>o.Carrier).Should().Equal(\"Postal\",\"Ground\")",
+            "options.Select(o=>o.Carrier).Should().BeEquivalentTo(new[]{\"Postal\",\"Ground\"})",
+        ),
+        (
+            "assertThat(lines).containsExactly(\"a\",\"b\")",
+            "assertThat(lines).containsExactlyInAnyOrder(\"a\",\"b\")",
+        ),
+    ] {
+        assert!(order_dropped(old, new), "{old} → {new}");
+    }
+    // Another value checked without order (a renamed list kept in order), or a check
+    // that never fixed an order: no.
+    assert!(!order_dropped(
+        "assert events==[\"1:STARTED\"]",
+        "assert sorted(unordered_events)==sorted([\"1:BACKGROUND\"])"
+    ));
+    assert!(!order_dropped(
+        "assert.ElementsMatch(t,[]string{\"a\"},tags)",
+        "assert.ElementsMatch(t,[]string{\"a\",\"b\"},tags)"
+    ));
+}
