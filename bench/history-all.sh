@@ -5,7 +5,7 @@
 #
 #   bench/history-all.sh <clones dir> [N]          default N=300
 #
-# HISTORY_SET=heldout, heldout2, heldout3, heldout4, heldout5, heldout6 or heldout7 reruns a held-out set instead
+# HISTORY_SET=heldout, heldout2 … heldout8 reruns a held-out set instead
 # (bench/history-<set>-projects.tsv with bench/history-<set>-labels.tsv).
 #
 # <clones dir>/<name>.git is used when present (any clone or bare mirror holding the
@@ -29,7 +29,7 @@ export GIT_GUARD
 set_=${HISTORY_SET:+-$HISTORY_SET}
 projects="$here/history$set_-projects.tsv"
 labels="$here/history$set_-labels.tsv"
-[ -f "$projects" ] || { echo "error: no $projects" >&2; echo "hint: HISTORY_SET is empty, heldout, heldout2, heldout3, heldout4, heldout5, heldout6 or heldout7" >&2; exit 2; }
+[ -f "$projects" ] || { echo "error: no $projects" >&2; echo "hint: HISTORY_SET is empty, heldout, heldout2 … heldout8" >&2; exit 2; }
 grep -v '^#' "$projects" | while IFS=$'\t' read -r name lang url head; do
   [ -n "$name" ] || continue
   repo="$dir/$name.git"
