@@ -335,7 +335,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Ruby => Patterns {
             defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
-            checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?(?:_receive)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|=[ \t]*assert_raises\b|\.(?:must|wont)_\w+",
+            checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?(?:_receive)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
             skips: r"(?m)(?:^|;)[ \t]*(?:skip|pending)\b|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)|(?m)^[ \t]*(?:it|specify|example|scenario|describe|context)\b[^\n]*\bretry[ \t]*(?::|=>)[ \t]*[1-9]",
             test_heads: r"[^\s\S]",
             // (RSpec 2's `x.should …` reads as `expect(x).to …`.)
