@@ -300,6 +300,19 @@ pub fn related(a: &str, b: &str) -> bool {
             {
                 out.push(arg);
             }
+            // `matches!(x, P)` is about `x`; `x.len()`, `x.is_empty()` about `x`.
+            if let Some(args) = subject
+                .strip_prefix("matches!(")
+                .and_then(|r| r.strip_suffix(')'))
+                && let Some(first) = split_top(args).first()
+            {
+                out.push(first);
+            }
+            for size in [".len()", ".is_empty()", ".size()", ".length", ".count()"] {
+                if let Some(receiver) = subject.strip_suffix(size) {
+                    out.push(receiver);
+                }
+            }
             out.push(subject);
         }
         out.retain(|s| !literal(s));
