@@ -149,8 +149,16 @@ impl Model<'_> {
         {
             return None;
         }
-        // (In one branch of an if/else, the condition chooses which check runs.)
-        if self.alternative(unit, index).is_some() {
+        // (In one branch of an if/else whose other branches check too, the condition
+        // chooses which check runs; an `else` that only logs or passes chooses nothing.)
+        if let Some((chain, branch)) = self.alternative(unit, index)
+            && unit.checks.iter().any(|&other| {
+                other != index
+                    && self
+                        .alternative(unit, other)
+                        .is_some_and(|(c, b)| c == chain && b != branch)
+            })
+        {
             return None;
         }
         // (`session?.expires` reads `session` as `session.expires` does.)
@@ -178,7 +186,8 @@ impl Model<'_> {
         };
         let params = self.src.line_text(unit.line);
         let before = |pos: usize| &self.src.code[unit.span.start..pos];
-        let looped = loop_names(&self.src.code[unit.span.clone()]);
+        // (Read once, and only when a head is an `if`.)
+        let mut looped: Option<Vec<&str>> = None;
         for (head, end) in heads {
             let text = self.src.code[head..end].trim();
             if !IFS.iter().any(|k| text.starts_with(k)) {
@@ -189,6 +198,8 @@ impl Model<'_> {
             if go_own && !nil_test(cond) {
                 continue;
             }
+            let looped =
+                looped.get_or_insert_with(|| loop_names(&self.src.code[unit.span.clone()]));
             let bound = cond.contains("let ") || cond.contains(":=");
             // (A Go failure's condition is read as written: `!strings.Contains(
             // err.Error(), s)` reads `err`.)
