@@ -420,6 +420,15 @@ impl<'a> Model<'a> {
             if self.language == Language::Go && !r_checks && matched.starts_with(b"r.") {
                 continue;
             }
+            // Mockito's `verify(mock, …)` (or `Mockito.verify`) is a check; a value's own
+            // `signature.verify(…)` is a call.
+            if self.language == Language::Java
+                && matched.starts_with(b"verify")
+                && code[..m_start].trim_ascii_end().ends_with(b".")
+                && !code[..m_start].trim_ascii_end().ends_with(b"Mockito.")
+            {
+                continue;
+            }
             let mut start = m_start + (matched.len() - matched.trim_ascii_start().len());
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
             let dot = code[start] == b'.';
