@@ -420,16 +420,52 @@ impl<'a> Model<'a> {
             if self.language == Language::Go && !r_checks && matched.starts_with(b"r.") {
                 continue;
             }
-            // Mockito's `verify(mock, …)` (or `Mockito.verify`) is a check; a value's own
-            // `signature.verify(…)` is a call.
+            // Mockito's `verify(mock, …)` (`Mockito.verify`, a static mock's
+            // `mocked.verify(() -> …)`) is a check; a value's own `signature.verify(…)`
+            // is a call.
             if self.language == Language::Java
                 && matched.starts_with(b"verify")
                 && code[..m_start].trim_ascii_end().ends_with(b".")
                 && !code[..m_start].trim_ascii_end().ends_with(b"Mockito.")
+                && !code[m_end..].trim_ascii_start().starts_with(b"() ->")
             {
                 continue;
             }
             let mut start = m_start + (matched.len() - matched.trim_ascii_start().len());
+            // `import io.kotest.assertions.throwables.shouldThrow` names a check.
+            if self.language == Language::Java && {
+                let line_at = code[..start]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                code[line_at..].trim_ascii_start().starts_with(b"import ")
+            } {
+                continue;
+            }
+            // Kotlin's matchers (`x shouldBe 1`, `x.shouldContain(y)`): the value before
+            // the matcher is the check's own.
+            let infix = code.get(m_end).is_some_and(|b| matches!(b, b' ' | b'\t'))
+                && code[m_end..]
+                    .trim_ascii_start()
+                    .first()
+                    .is_some_and(|b| !matches!(b, b'(' | b'{' | b'<' | b'=' | b':'));
+            if self.language == Language::Java
+                && matched.starts_with(b"should")
+                && (infix || !declares(code, start))
+            {
+                let before = code[..start].trim_ascii_end();
+                let same_line = !code[before.len()..start].contains(&b'\n');
+                match before.last() {
+                    Some(b'.') => start = receiver_start(code, before.len() - 1, outer.end),
+                    Some(&c)
+                        if same_line
+                            && (c.is_ascii_alphanumeric() || matches!(c, b'_' | b')' | b']')) =>
+                    {
+                        start = receiver_start(code, start, outer.end)
+                    }
+                    _ => {}
+                }
+            }
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
             let dot = code[start] == b'.';
             let receiver = match dot {

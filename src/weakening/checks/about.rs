@@ -67,6 +67,17 @@ pub fn subjects(key: &str) -> Vec<&str> {
             return vec![&key[..i]];
         }
     }
+    // Kotlin's infix matchers (`x shouldBe 1`, squeezed `f(x)shouldBe 1`).
+    if let Some((i, _)) = key.match_indices("should").find(|&(i, _)| {
+        i > 0
+            && matches!(key.as_bytes()[i - 1], b')' | b']' | b' ')
+            && key
+                .as_bytes()
+                .get(i + 6)
+                .is_some_and(u8::is_ascii_uppercase)
+    }) {
+        return vec![key[..i].trim_end()];
+    }
     // A mock's own check (`send.assert_called_once_with(…)`) is about the mock.
     if let Some(open) = key.find('(')
         && let Some(dot) = key[..open].rfind('.')

@@ -493,7 +493,7 @@ pub fn exception_widened(old: &str, new: &str) -> bool {
 /// `assert.Len(t, x, 3)`, `Assert.Single(x)`), if it is a size check.
 pub fn size_subject(key: &str) -> Option<&str> {
     static SIZE: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
-    const CHAIN: &str = r"[A-Za-z_$][\w$]*(?:\([^()]*\)|\[[^\[\]]*\])*(?:\.[A-Za-z_$][\w$]*(?:\([^()]*\)|\[[^\[\]]*\])*)*";
+    const CHAIN: &str = r"[A-Za-z_$][\w$]*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])*(?:\.[A-Za-z_$][\w$]*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])*)*";
     let re = SIZE
         .get_or_init(|| {
             regex::Regex::new(&format!(

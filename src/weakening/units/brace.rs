@@ -114,6 +114,26 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     };
                     upto[trailing_word_start(upto)..].to_string()
                 };
+                // A constructor's shape (`Foo(…)` with nothing but modifiers or
+                // annotations before it) is one only with a body right after its
+                // parameters: in Kotlin, `Ledger(listOf(1)).total() shouldBe 1` is a call.
+                if language == Language::Java {
+                    let before = upto[..upto.len() - name.len()].trim_end();
+                    let last = &before[trailing_word_start(before)..];
+                    let ctor = before.is_empty()
+                        || before.ends_with(')')
+                        || matches!(last, "public" | "protected" | "private" | "internal")
+                        || before[..before.len() - last.len()].ends_with('@');
+                    let after = code[src.close_of(paren)..].trim_start();
+                    if ctor
+                        && !name.starts_with('`')
+                        && !after.starts_with('{')
+                        && !after.starts_with("throws")
+                        && !after.starts_with(':')
+                    {
+                        continue;
+                    }
+                }
                 if matches!(
                     name.as_str(),
                     "if" | "for"
@@ -307,9 +327,109 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     // `@Nested`) are named with their class, so that two `example()` in two nested
     // classes are two tests. The top-level class names nothing: it is the file's.
     if matches!(language, Language::Java | Language::CSharp) {
-        qualify(&mut units, &nested_classes(src));
+        let mut suites = nested_classes(src);
+        if language == Language::Java {
+            suites.extend(kotlin_spec_units(src, &mut units));
+        }
+        qualify(&mut units, &suites);
     }
     units
+}
+
+/// Kotlin spec styles (kotest's FunSpec, DescribeSpec, BehaviorSpec, ShouldSpec,
+/// StringSpec, FreeSpec; Spek): `test("…") { … }`, `it("…") { … }`, `"…" { … }` are
+/// tests, `context("…") { … }`, `describe`, `given`, `"…" - { … }` the suites around
+/// them. Adds the tests to `units` (not inside another unit) and returns the suites.
+fn kotlin_spec_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, String)> {
+    static BLOCK: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+    let Some(block) = BLOCK
+        .get_or_init(|| {
+            regex::bytes::Regex::new(
+                r#"(?m)^[ \t]*(?:[xf]?((?i:test|it|should|scenario|then|expect|context|describe|feature|given|when|and))[ \t]*\([ \t]*)?""#,
+            )
+            .ok()
+        })
+        .as_ref()
+    else {
+        return Vec::new();
+    };
+    let (code, b) = (src.code.as_str(), src.b());
+    let mut suites = Vec::new();
+    let mut found = Vec::new();
+    for c in block.captures_iter(b) {
+        let whole = c.get(0).map_or(0..0, |m| m.range());
+        let quote = whole.end - 1;
+        let Some(literal) = src.string_at(quote) else {
+            continue;
+        };
+        let at = whole.start + (code[whole.clone()].len() - code[whole.clone()].trim_start().len());
+        // After the call's `)` (or the bare name), any `.config(…)`, then `{` or `- {`.
+        let mut rest = match c.get(1) {
+            Some(_) => {
+                let Some(open) = matching_open_before(b, at, quote) else {
+                    continue;
+                };
+                src.close_of(open)
+            }
+            None => literal.end,
+        };
+        loop {
+            let after = code[rest..].trim_start_matches([' ', '\t']);
+            let pos = rest + (code[rest..].len() - after.len());
+            if let Some(config) = after.strip_prefix(".config") {
+                let open = pos + ".config".len() + (config.len() - config.trim_start().len());
+                if b.get(open) != Some(&b'(') {
+                    break;
+                }
+                rest = src.close_of(open);
+                continue;
+            }
+            rest = pos;
+            break;
+        }
+        let after = &code[rest..];
+        let (suite, open) = match c.get(1) {
+            None if after.starts_with('-') => {
+                let dash = after[1..].trim_start_matches([' ', '\t']);
+                (true, rest + (after.len() - dash.len()))
+            }
+            _ => (false, rest),
+        };
+        if b.get(open) != Some(&b'{') {
+            continue;
+        }
+        let word = c.get(1).map_or(String::new(), |w| {
+            String::from_utf8_lossy(w.as_bytes()).to_ascii_lowercase()
+        });
+        let suite = suite
+            || matches!(
+                word.as_str(),
+                "context" | "describe" | "feature" | "given" | "when" | "and"
+            );
+        let end = src.close_of(open);
+        let label = String::from_utf8_lossy(&src.raw[literal]).into_owned();
+        if suite {
+            suites.push((at..end, label));
+        } else {
+            found.push((at..end, label));
+        }
+    }
+    for (span, label) in found {
+        if units.iter().any(|u| u.span.contains(&span.start)) {
+            continue;
+        }
+        let line = src.line_of(span.start);
+        units.push(new_unit(label.clone(), label, Role::Test, line, span));
+    }
+    suites
+}
+
+/// The `(` before the literal at `quote`, on the call that starts at `from`.
+fn matching_open_before(b: &[u8], from: usize, quote: usize) -> Option<usize> {
+    b[from..quote]
+        .iter()
+        .rposition(|&c| c == b'(')
+        .map(|i| from + i)
 }
 
 /// Just past the `;` that ends the statement going on at `from` (brackets balanced).
