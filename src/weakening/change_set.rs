@@ -275,6 +275,56 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             };
             if cases_new >= cases_taken || merged() {
                 out.extend(found);
+                // A test whose every check a new test makes is that test's (renamed,
+                // or copied and the original deleted): if every such test has a skip
+                // the missing one did not have (renamed and skipped at once), the skip
+                // is added, not a brand-new test's.
+                let had: HashSet<&str> = gone
+                    .iter()
+                    .chain(&absorbed)
+                    .flat_map(|&u| old.units[u].skips.iter())
+                    .map(|&s| old.skips[s].text.as_str())
+                    .collect();
+                let new_skip = |a: usize| {
+                    new.units[a]
+                        .skips
+                        .iter()
+                        .map(|&s| &new.skips[s])
+                        .find(|s| !had.contains(s.text.as_str()))
+                };
+                fn keys(bag: &[Item]) -> HashSet<&str> {
+                    bag.iter().map(|i| unrepeated(&i.key)).collect()
+                }
+                let skipped_in_place = olds.iter().find_map(|(_, bag)| {
+                    let mine = keys(bag);
+                    let carriers: Vec<usize> = arrived
+                        .iter()
+                        .zip(&news)
+                        .filter(|(_, theirs)| !mine.is_empty() && mine.is_subset(&keys(theirs)))
+                        .map(|(&a, _)| a)
+                        .collect();
+                    let skips: Vec<_> = carriers.iter().map(|&a| (a, new_skip(a))).collect();
+                    match skips.first() {
+                        Some(&(a, Some(s))) if skips.iter().all(|(_, s)| s.is_some()) => {
+                            Some((a, s))
+                        }
+                        _ => None,
+                    }
+                });
+                if let Some((a, s)) = skipped_in_place {
+                    out.push(finding(
+                        file.path,
+                        FindingKind::SkipAdded,
+                        Some(s.line),
+                        format!(
+                            "`{}` added to `{}`, which takes the place of `{}`",
+                            new.src.shown(s.line),
+                            new.units[a].name,
+                            first.name
+                        ),
+                        Some(&new.units[a].name),
+                    ));
+                }
                 continue;
             }
         }

@@ -53,6 +53,19 @@ impl Model<'_> {
                 continue;
             }
             let line = self.src.line_of(start);
+            // `public void assumeNotNullThrows() {` declares a test named so.
+            if matches!(self.language, Language::Java | Language::CSharp)
+                && text.starts_with("assume")
+            {
+                let before = self.src.code[self.src.line_start(line)..start].trim_end();
+                let word = &before[checks::trailing_word_start(before)..];
+                if (before
+                    .ends_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '>' | ']' | '_')))
+                    && !matches!(word, "return" | "else" | "await")
+                {
+                    continue;
+                }
+            }
             let mut full = text.clone();
             if self.language == Language::Rust && text.starts_with('#') {
                 let end = self.src.close_of(start + text.find('[').unwrap_or(0));
