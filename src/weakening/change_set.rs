@@ -8,14 +8,14 @@ use std::sync::OnceLock;
 use super::bags::{Appeared, Item, bag, distinct_checks, loose_bag};
 use super::checks::unrepeated;
 use super::compare::{
-    bounds_in_data, compare_bags, compare_helpers, compare_merged, compare_pair, helpers_changed,
-    shadowing,
+    assert_mode_loosened, bounds_in_data, compare_bags, compare_helpers, compare_merged,
+    compare_pair, helpers_changed, shadowing,
 };
 use super::matching::{
     body_lines, empty_body, in_order, live_tests, match_across_files, match_by_name,
     match_by_names_left,
 };
-use super::model::Model;
+use super::model::{Model, Role};
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
 /// All findings for the files of a change; `extra` are added files, read only to find
@@ -69,6 +69,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             out.extend(compare_helpers(file, old, new));
             out.extend(shadowing(file, old, new));
             out.extend(bounds_in_data(file, old, new));
+            out.extend(assert_mode_loosened(file, old, new));
         }
     }
 
@@ -331,11 +332,22 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         if arrived.is_empty() {
             for &u in &gone {
                 let unit = &old.units[u];
+                // Still there, but no longer a test its runner collects (a JUnit 5
+                // inner class not `@Nested`, a non-`void` `@Test`, an xUnit class not
+                // `public`, an MSTest class without `[TestClass]`).
+                let kept = new
+                    .units
+                    .iter()
+                    .any(|n| n.leaf == unit.leaf && n.role == Role::Helper);
                 out.push(finding(
                     file.path,
                     FindingKind::TestRemoved,
                     Some(file.map_line(unit.line)),
-                    format!("`{}` removed", unit.name),
+                    if kept {
+                        format!("`{}` is no longer collected as a test", unit.name)
+                    } else {
+                        format!("`{}` removed", unit.name)
+                    },
                     Some(&unit.name),
                 ));
             }

@@ -74,6 +74,7 @@ pub(super) fn compare_pair(
     let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
     let mut out = Vec::new();
     out.extend(compare_skips(nf, old, ou, new, nu));
+    out.extend(assertion_count_dropped(nf, old, ou, new, nu));
     // Fewer parametrised cases is a removed test, unless the rows became checks
     // (`[Theory]` rows written out in a `[Fact]`).
     // (Counted as written: the same check after each of several inputs counts each time.)
@@ -1054,6 +1055,107 @@ pub(super) fn shadowing(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// `expect.assertions(n)` / `expect.hasAssertions()` deleted from a test whose checks
+/// sit in a `catch`: they ran only when the call threw, and nothing now fails the test
+/// when it does not.
+fn assertion_count_dropped(
+    file: &File,
+    old: &Model,
+    ou: &Unit,
+    new: &Model,
+    nu: &Unit,
+) -> Vec<Finding> {
+    const COUNTS: [&str; 2] = ["expect.assertions(", "expect.hasAssertions("];
+    let (was, now) = (
+        &old.src.code[ou.span.clone()],
+        &new.src.code[nu.span.clone()],
+    );
+    let counted = |text: &str| COUNTS.iter().any(|c| text.contains(c));
+    let checks_in_catch = ["catch (", "catch(", ".catch("]
+        .iter()
+        .any(|c| now.find(c).is_some_and(|at| now[at..].contains("expect(")));
+    if new.language != Language::JavaScript || !counted(was) || counted(now) || !checks_in_catch {
+        return Vec::new();
+    }
+    let line = COUNTS
+        .iter()
+        .filter_map(|c| was.find(c))
+        .min()
+        .map_or(nu.line, |at| {
+            file.map_line(old.src.line_of(ou.span.start + at))
+        });
+    vec![finding(
+        file.path,
+        FindingKind::AssertionLoosened,
+        Some(line),
+        format!(
+            "`expect.assertions` removed from `{}`: its checks in a `catch` now pass when nothing is thrown",
+            nu.name
+        ),
+        Some(&nu.name),
+    )]
+}
+
+/// node's `assert` imported from `assert/strict` before and from the plain module now
+/// (`import assert from 'node:assert'`): its `equal`, `deepEqual`, `notEqual` and
+/// `notDeepEqual` then compare with `==`, so `assert.equal(n, '1')` passes for `1`.
+pub(super) fn assert_mode_loosened(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    if old.language != Language::JavaScript {
+        return Vec::new();
+    }
+    fn imports(m: &Model) -> (bool, Option<usize>) {
+        let mut strict = false;
+        let mut plain = None;
+        for (n, line) in m.src.raw.split(|&b| b == b'\n').enumerate() {
+            let line = String::from_utf8_lossy(line);
+            let t = line.trim();
+            if !(t.starts_with("import ") || t.contains("require(")) {
+                continue;
+            }
+            for q in ['\'', '"'] {
+                if t.contains(&format!("{q}assert/strict{q}"))
+                    || t.contains(&format!("{q}node:assert/strict{q}"))
+                    || ((t.contains(&format!("{q}assert{q}"))
+                        || t.contains(&format!("{q}node:assert{q}")))
+                        && t.contains("strict"))
+                {
+                    strict = true;
+                } else if t.contains(&format!("{q}assert{q}"))
+                    || t.contains(&format!("{q}node:assert{q}"))
+                {
+                    plain.get_or_insert(n);
+                }
+            }
+        }
+        (strict, plain)
+    }
+    let (was_strict, _) = imports(old);
+    let (strict, plain) = imports(new);
+    let loose_calls = [
+        "assert.equal(",
+        "assert.deepEqual(",
+        "assert.notEqual(",
+        "assert.notDeepEqual(",
+    ];
+    match plain {
+        Some(line)
+            if was_strict && !strict && loose_calls.iter().any(|c| new.src.code.contains(c)) =>
+        {
+            vec![finding(
+                file.path,
+                FindingKind::AssertionLoosened,
+                Some(line),
+                format!(
+                    "`{}`: `assert.equal` and `deepEqual` now compare with `==` (node's legacy assert), not strictly",
+                    new.src.shown(line)
+                ),
+                None,
+            )]
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// A number raised in data outside any test that a test's bound check reads: a

@@ -240,7 +240,22 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             Language::Java => {
                 let private = head_text.contains("private ")
                     || (head_text.contains("static ") && !junit3 && !head_text.contains("fun "));
+                // JUnit 5 runs only `void` test methods (a `@TestFactory` returns its
+                // tests): `Invoice emptyInvoice() {` under `@Test` is never run.
+                let valued = !head_text.contains("fun ")
+                    && !head_text.contains("@TestFactory")
+                    && !head_text.contains("@TestTemplate")
+                    && {
+                        let upto = code[at..m.end() - 1].trim_end();
+                        let before = upto[..upto.len() - name.len()].trim_end();
+                        let ret = &before[trailing_word_start(before)..];
+                        !ret.is_empty()
+                            && !matches!(ret, "void" | "public" | "protected" | "static" | "final")
+                            && !before.ends_with(')')
+                            && !before.ends_with('@')
+                    };
                 !private
+                    && !valued
                     && (rules.test_heads.is_match(head_text.as_bytes())
                         || (junit3
                             && name.starts_with("test")
@@ -327,6 +342,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     // `@Nested`) are named with their class, so that two `example()` in two nested
     // classes are two tests. The top-level class names nothing: it is the file's.
     if matches!(language, Language::Java | Language::CSharp) {
+        uncollected_to_helpers(src, language, &mut units);
         let mut suites = nested_classes(src);
         if language == Language::Java {
             suites.extend(kotlin_spec_units(src, &mut units));
@@ -456,6 +472,96 @@ fn statement_end(b: &[u8], from: usize) -> Option<usize> {
 fn subtests(function: &str) -> bool {
     let body = function.find('{').map_or("", |open| &function[open..]);
     body.contains(".Run(") && body.contains("*testing.T")
+}
+
+/// Test methods their runner never collects because of the class they are in become
+/// helpers: in a JUnit 5 (Java) file, one in an inner class that is not `@Nested` or
+/// is `static`; an MSTest `[TestMethod]` in a class without `[TestClass]`; an xUnit
+/// `[Fact]`/`[Theory]` in a class that is not `public` (abstract classes aside: their
+/// tests run through the classes that extend them).
+fn uncollected_to_helpers(src: &Source, language: Language, units: &mut [Unit]) {
+    let code = src.code.as_str();
+    let jupiter = language == Language::Java
+        && code.lines().any(|l| {
+            let l = l.trim();
+            l.starts_with("import org.junit.jupiter") && l.ends_with(';')
+        });
+    if language == Language::Java && !jupiter {
+        return;
+    }
+    let markers: &[&str] = if language == Language::Java {
+        &["@"]
+    } else {
+        &["["]
+    };
+    let classes = class_heads(src, markers);
+    if classes.is_empty() {
+        return;
+    }
+    let word = |text: &str, w: &str| {
+        text.match_indices(w).any(|(i, _)| {
+            let before = text[..i].chars().next_back();
+            let after = text[i + w.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+    };
+    for unit in units.iter_mut().filter(|u| u.role == Role::Test) {
+        let around: Vec<&(Range<usize>, String)> = classes
+            .iter()
+            .filter(|(body, _)| body.contains(&unit.span.start))
+            .collect();
+        let Some(innermost) = around.iter().max_by_key(|(body, _)| body.start) else {
+            continue;
+        };
+        let head = &code[unit.span.start..unit.span.end.min(unit.span.start + 400)];
+        let abstract_ = around.iter().any(|(_, h)| word(h, "abstract"));
+        let uncollected = match language {
+            Language::Java => around
+                .iter()
+                .filter(|(body, _)| {
+                    body.start != around.iter().map(|(b, _)| b.start).min().unwrap_or(0)
+                })
+                .any(|(_, h)| !h.contains("@Nested") || word(h, "static")),
+            _ if abstract_ => false,
+            _ if word(head, "TestMethod") || word(head, "DataTestMethod") => {
+                !word(&innermost.1, "TestClass")
+            }
+            _ if word(head, "Fact") || word(head, "Theory") => {
+                around.iter().any(|(_, h)| !word(h, "public"))
+            }
+            _ => false,
+        };
+        if uncollected {
+            unit.role = Role::Helper;
+        }
+    }
+}
+
+/// Every class with the text of its head (attributes or annotations, modifiers, name):
+/// the range of its body.
+fn class_heads(src: &Source, markers: &[&str]) -> Vec<(Range<usize>, String)> {
+    let code = src.code.as_str();
+    let mut classes = Vec::new();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("class ").map(|i| i + from) {
+        from = at + "class ".len();
+        let word_before = at > 0 && {
+            let b = code.as_bytes()[at - 1];
+            b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+        };
+        if word_before || ident_after(code, from).is_empty() {
+            continue;
+        }
+        let Some(open) = code[from..].find(['{', ';']).map(|i| i + from) else {
+            continue;
+        };
+        if code.as_bytes()[open] == b'{' {
+            let head = head_start(src, src.line_of(at), markers).min(at);
+            classes.push((open..src.close_of(open), code[head..open].to_string()));
+        }
+    }
+    classes
 }
 
 /// The bodies of classes declared inside another class, with their names.
