@@ -35,7 +35,9 @@ fn head_start(src: &Source, def_line: usize, markers: &[&str]) -> usize {
             break;
         };
         let t = src.line_text(prev).trim();
-        if markers.iter().any(|m| t.starts_with(m)) {
+        // (`@Test fun f() {` is a declaration of its own, not the annotation of the
+        // line after it.)
+        if markers.iter().any(|m| t.starts_with(m)) && !t.ends_with('{') {
             start = src.line_start(prev);
             line = prev;
             continue;
