@@ -843,8 +843,12 @@ impl Model<'_> {
         let only_return = statements.split_last().is_some_and(|(last, before)| {
             *last == "return" && before.iter().all(|t| is_logging(t))
         });
+        // Rust's `let Ok(v) = parse(s) else { return; };` returns when the pattern fails.
+        let let_else = self.language == Language::Rust
+            && header.starts_with("let ")
+            && header.ends_with("else");
         outermost
-            && (header.starts_with("if ") || header.starts_with("if(") || loop_head)
+            && (header.starts_with("if ") || header.starts_with("if(") || loop_head || let_else)
             && only_return
     }
 
