@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::bags::{Appeared, Item, bag, distinct_checks, loose_bag};
-use super::checks::unrepeated;
+use super::checks::{shape, unrepeated};
 use super::compare::{
     assert_mode_loosened, bounds_in_data, compare_bags, compare_helpers, compare_merged,
     compare_pair, helpers_changed, shadowing,
@@ -15,7 +15,7 @@ use super::matching::{
     body_lines, empty_body, in_order, live_tests, match_across_files, match_by_name,
     match_by_names_left,
 };
-use super::model::{Model, Role};
+use super::model::{Model, Role, Skip};
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
 /// All findings for the files of a change; `extra` are added files, read only to find
@@ -276,7 +276,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             };
             if cases_new >= cases_taken || merged() {
                 out.extend(found);
-                // A test whose every check a new test makes is that test's (renamed,
+                // A test whose every check (by shape) a new test makes is that test's (renamed,
                 // or copied and the original deleted): if every such test has a skip
                 // the missing one did not have (renamed and skipped at once), the skip
                 // is added, not a brand-new test's.
@@ -286,15 +286,23 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                     .flat_map(|&u| old.units[u].skips.iter())
                     .map(|&s| old.skips[s].text.as_str())
                     .collect();
+                // (A skip statement the change did not touch, such as a file's
+                // `const describeOrSkip = win ? describe.skip : describe`, is not added.)
+                let untouched = |s: &Skip| {
+                    old.skips
+                        .iter()
+                        .any(|o| o.text == s.text && file.map_line(o.line) == s.line)
+                };
                 let new_skip = |a: usize| {
                     new.units[a]
                         .skips
                         .iter()
                         .map(|&s| &new.skips[s])
-                        .find(|s| !had.contains(s.text.as_str()))
+                        .find(|s| !had.contains(s.text.as_str()) && !untouched(s))
                 };
-                fn keys(bag: &[Item]) -> HashSet<&str> {
-                    bag.iter().map(|i| unrepeated(&i.key)).collect()
+                // (By shape: the values it compares may have been edited on the way.)
+                fn keys(bag: &[Item]) -> HashSet<String> {
+                    bag.iter().map(|i| shape(unrepeated(&i.key))).collect()
                 }
                 let skipped_in_place = olds.iter().find_map(|(_, bag)| {
                     let mine = keys(bag);

@@ -666,16 +666,100 @@ impl Model<'_> {
                 }
             }
         }
-        for (ui, at, kind) in extra {
+        let filters = self.go_row_filters();
+        for (ui, at, kind, text) in extra
+            .into_iter()
+            .map(|(ui, at, kind)| (ui, at, kind, "return"))
+            .chain(
+                filters
+                    .into_iter()
+                    .map(|(ui, at)| (ui, at, SkipKind::Conditional, "continue")),
+            )
+        {
             let index = self.skips.len();
             self.skips.push(Skip {
                 pos: at,
                 line: self.src.line_of(at),
-                text: "return".into(),
+                text: text.into(),
                 kind,
             });
             self.units[ui].skips.push(index);
         }
+    }
+
+    /// Go: a filter of a table's rows (`for _, tc := range tests { if tc.flaky {
+    /// continue } … }`): an `if` on the row that only continues, before checks made in
+    /// the loop, skips those rows' checks. Returns each test with the filter's `if`.
+    fn go_row_filters(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        if self.language != Language::Go {
+            return out;
+        }
+        let code = self.src.code.as_str();
+        for (ui, unit) in self.units.iter().enumerate() {
+            if unit.role != Role::Test {
+                continue;
+            }
+            let whole = &code[unit.span.clone()];
+            for (i, _) in whole.match_indices("continue") {
+                let at = unit.span.start + i;
+                let Some(open) = self.src.enclosing_brace(at) else {
+                    continue;
+                };
+                let inside = code[open + 1..self.src.close_of(open).saturating_sub(1)].trim();
+                let only_continue = inside
+                    .split('\n')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .collect::<Vec<_>>()
+                    .split_last()
+                    .is_some_and(|(last, before)| {
+                        *last == "continue" && before.iter().all(|t| is_logging(t))
+                    });
+                let if_at = self.block_head(unit, open);
+                let condition = code[if_at..open].trim();
+                let Some(condition) = condition.strip_prefix("if ") else {
+                    continue;
+                };
+                let Some(body) = self
+                    .src
+                    .enclosing_brace(open)
+                    .filter(|&b| b > unit.span.start)
+                else {
+                    continue;
+                };
+                let head = code[self.block_head(unit, body)..body].trim();
+                let Some((vars, _)) = head
+                    .strip_prefix("for ")
+                    .and_then(|h| h.split_once(":="))
+                    .filter(|(_, rest)| rest.trim_start().starts_with("range"))
+                else {
+                    continue;
+                };
+                let reads_row = vars
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|v| !v.is_empty() && *v != "_")
+                    .any(|v| {
+                        condition.match_indices(v).any(|(j, _)| {
+                            let before = condition[..j].chars().next_back();
+                            !before
+                                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                                && condition[j + v.len()..].starts_with('.')
+                        })
+                    });
+                let body_end = self.src.close_of(body);
+                let checks_after = unit
+                    .checks
+                    .iter()
+                    .any(|&c| (at..body_end).contains(&self.checks[c].span.start))
+                    || code[at..body_end].contains(".Run(");
+                if only_continue && reads_row && checks_after {
+                    out.push((ui, if_at));
+                }
+            }
+        }
+        out
     }
 
     /// A guard at the top of a test body that returns and does nothing else
