@@ -330,6 +330,10 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         .max(1);
         units.push(unit);
     }
+    if language == Language::Go {
+        let suites = ginkgo_units(src, &mut units);
+        qualify(&mut units, &suites);
+    }
     // Item-level macro calls that name a test (`sherlock!(name, …)`): only outside
     // functions.
     for (name, line, at, end) in macro_items {
@@ -436,6 +440,63 @@ fn kotlin_spec_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, 
         }
         let line = src.line_of(span.start);
         units.push(new_unit(label.clone(), label, Role::Test, line, span));
+    }
+    suites
+}
+
+/// Ginkgo specs: `It("…", func() { … })` (and `Specify`, `PIt`, `XIt`, `FIt`) and
+/// `DescribeTable` (a case per `Entry`) are tests, `Describe`/`Context`/`When` the
+/// suites around them. Adds the tests to `units`
+/// (not inside another unit) and returns the suites.
+fn ginkgo_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, String)> {
+    static CALL: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+    let Some(call) = CALL
+        .get_or_init(|| {
+            regex::bytes::Regex::new(
+                r#"(?m)^[ \t]*(?:var[ \t]+_[ \t]*=[ \t]*)?[PFX]?(It|Specify|DescribeTable|Describe|Context|When)[ \t]*\([ \t]*""#,
+            )
+            .ok()
+        })
+        .as_ref()
+    else {
+        return Vec::new();
+    };
+    let (code, b) = (src.code.as_str(), src.b());
+    let mut suites = Vec::new();
+    let mut found = Vec::new();
+    for c in call.captures_iter(b) {
+        let whole = c.get(0).map_or(0..0, |m| m.range());
+        let quote = whole.end - 1;
+        let (Some(literal), Some(open)) = (
+            src.string_at(quote),
+            matching_open_before(b, whole.start, quote),
+        ) else {
+            continue;
+        };
+        let end = src.close_of(open);
+        if !code[open..end].contains("func(") {
+            continue;
+        }
+        let at = whole.start + (code[whole.clone()].len() - code[whole.clone()].trim_start().len());
+        let label = String::from_utf8_lossy(&src.raw[literal]).into_owned();
+        match c.get(1).map(|w| w.as_bytes()) {
+            Some(b"It" | b"Specify") => found.push((at..end, label, 1)),
+            // A table: a test with a case per `Entry(…)`.
+            Some(b"DescribeTable") => {
+                let rows = code[open..end].matches("Entry(").count();
+                found.push((at..end, label, rows.max(1)))
+            }
+            _ => suites.push((at..end, label)),
+        }
+    }
+    for (span, label, cases) in found {
+        if units.iter().any(|u| u.span.contains(&span.start)) {
+            continue;
+        }
+        let line = src.line_of(span.start);
+        let mut unit = new_unit(label.clone(), label, Role::Test, line, span);
+        unit.cases = cases;
+        units.push(unit);
     }
     suites
 }
