@@ -924,8 +924,12 @@ impl Model<'_> {
             .map(str::trim)
             .filter(|t| !t.is_empty())
             .collect();
+        // (A Rust test that returns a `Result` passes by `return Ok(())`.)
         let only_return = statements.split_last().is_some_and(|(last, before)| {
-            *last == "return" && before.iter().all(|t| is_logging(t))
+            (*last == "return"
+                || (self.language == Language::Rust
+                    && last.split_whitespace().collect::<String>() == "returnOk(())"))
+                && before.iter().all(|t| is_logging(t))
         });
         // Rust's `let Ok(v) = parse(s) else { return; };` returns when the pattern fails.
         let let_else = self.language == Language::Rust

@@ -431,23 +431,17 @@ fn kotlin_spec_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, 
         if suite {
             suites.push((at..end, label));
         } else {
-            found.push((at..end, label));
+            found.push((at..end, label, 1));
         }
     }
-    for (span, label) in found {
-        if units.iter().any(|u| u.span.contains(&span.start)) {
-            continue;
-        }
-        let line = src.line_of(span.start);
-        units.push(new_unit(label.clone(), label, Role::Test, line, span));
-    }
+    add_spec_tests(src, units, found);
     suites
 }
 
 /// Ginkgo specs: `It("…", func() { … })` (and `Specify`, `PIt`, `XIt`, `FIt`) and
 /// `DescribeTable` (a case per `Entry`) are tests, `Describe`/`Context`/`When` the
-/// suites around them. Adds the tests to `units`
-/// (not inside another unit) and returns the suites.
+/// suites around them. Adds the tests to `units` (not inside another unit) and returns
+/// the suites.
 fn ginkgo_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, String)> {
     static CALL: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
     let Some(call) = CALL
@@ -489,6 +483,13 @@ fn ginkgo_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, Strin
             _ => suites.push((at..end, label)),
         }
     }
+    add_spec_tests(src, units, found);
+    suites
+}
+
+/// Adds the tests a spec reader found (span, name, cases) that lie inside no unit
+/// already found (a call in a function is not a spec).
+fn add_spec_tests(src: &Source, units: &mut Vec<Unit>, found: Vec<(Range<usize>, String, usize)>) {
     for (span, label, cases) in found {
         if units.iter().any(|u| u.span.contains(&span.start)) {
             continue;
@@ -498,7 +499,6 @@ fn ginkgo_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, Strin
         unit.cases = cases;
         units.push(unit);
     }
-    suites
 }
 
 /// The `(` before the literal at `quote`, on the call that starts at `from`.
