@@ -304,12 +304,18 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 fn keys(bag: &[Item]) -> HashSet<String> {
                     bag.iter().map(|i| shape(unrepeated(&i.key))).collect()
                 }
-                let skipped_in_place = olds.iter().find_map(|(_, bag)| {
+                // (Nothing to read when no arrival has a skip, as in most renames.)
+                let skippable = arrived.iter().any(|&a| !new.units[a].skips.is_empty());
+                let theirs: Vec<HashSet<String>> = match skippable {
+                    true => news.iter().map(|bag| keys(bag)).collect(),
+                    false => Vec::new(),
+                };
+                let skipped_in_place = olds.iter().filter(|_| skippable).find_map(|(_, bag)| {
                     let mine = keys(bag);
                     let mut carriers: Vec<usize> = arrived
                         .iter()
-                        .zip(&news)
-                        .filter(|(_, theirs)| !mine.is_empty() && mine.is_subset(&keys(theirs)))
+                        .zip(&theirs)
+                        .filter(|(_, theirs)| !mine.is_empty() && mine.is_subset(theirs))
                         .map(|(&a, _)| a)
                         .collect();
                     // (Its checks rewritten on the way, `assert f() == 1` → `r = f()`

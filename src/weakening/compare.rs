@@ -1068,15 +1068,20 @@ fn assertion_count_dropped(
     nu: &Unit,
 ) -> Vec<Finding> {
     const COUNTS: [&str; 2] = ["expect.assertions(", "expect.hasAssertions("];
+    if new.language != Language::JavaScript {
+        return Vec::new();
+    }
     let (was, now) = (
         &old.src.code[ou.span.clone()],
         &new.src.code[nu.span.clone()],
     );
     let counted = |text: &str| COUNTS.iter().any(|c| text.contains(c));
-    let checks_in_catch = ["catch (", "catch(", ".catch("]
-        .iter()
-        .any(|c| now.find(c).is_some_and(|at| now[at..].contains("expect(")));
-    if new.language != Language::JavaScript || !counted(was) || counted(now) || !checks_in_catch {
+    let checks_in_catch = || {
+        ["catch (", "catch(", ".catch("]
+            .iter()
+            .any(|c| now.find(c).is_some_and(|at| now[at..].contains("expect(")))
+    };
+    if !counted(was) || counted(now) || !checks_in_catch() {
         return Vec::new();
     }
     let line = COUNTS
@@ -1102,9 +1107,21 @@ fn assertion_count_dropped(
 /// (`import assert from 'node:assert'`): its `equal`, `deepEqual`, `notEqual` and
 /// `notDeepEqual` then compare with `==`, so `assert.equal(n, '1')` passes for `1`.
 pub(super) fn assert_mode_loosened(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
-    if old.language != Language::JavaScript {
+    // (Read only where the old side names strict mode at all.)
+    if old.language != Language::JavaScript
+        || memchr::memmem::find(old.src.raw, b"strict").is_none()
+    {
         return Vec::new();
     }
+    const STRICT: [&str; 4] = [
+        "'assert/strict'",
+        "\"assert/strict\"",
+        "'node:assert/strict'",
+        "\"node:assert/strict\"",
+    ];
+    const PLAIN: [&str; 4] = ["'assert'", "\"assert\"", "'node:assert'", "\"node:assert\""];
+    /// Whether the file imports strict mode (`assert/strict`, `{ strict as assert }`),
+    /// and the line of its first plain import of `assert`.
     fn imports(m: &Model) -> (bool, Option<usize>) {
         let mut strict = false;
         let mut plain = None;
@@ -1114,19 +1131,11 @@ pub(super) fn assert_mode_loosened(file: &File, old: &Model, new: &Model) -> Vec
             if !(t.starts_with("import ") || t.contains("require(")) {
                 continue;
             }
-            for q in ['\'', '"'] {
-                if t.contains(&format!("{q}assert/strict{q}"))
-                    || t.contains(&format!("{q}node:assert/strict{q}"))
-                    || ((t.contains(&format!("{q}assert{q}"))
-                        || t.contains(&format!("{q}node:assert{q}")))
-                        && t.contains("strict"))
-                {
-                    strict = true;
-                } else if t.contains(&format!("{q}assert{q}"))
-                    || t.contains(&format!("{q}node:assert{q}"))
-                {
-                    plain.get_or_insert(n);
-                }
+            let names_plain = PLAIN.iter().any(|p| t.contains(p));
+            if STRICT.iter().any(|p| t.contains(p)) || (names_plain && t.contains("strict")) {
+                strict = true;
+            } else if names_plain {
+                plain.get_or_insert(n);
             }
         }
         (strict, plain)

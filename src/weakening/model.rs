@@ -432,27 +432,24 @@ impl<'a> Model<'a> {
                 continue;
             }
             let mut start = m_start + (matched.len() - matched.trim_ascii_start().len());
-            // `import io.kotest.assertions.throwables.shouldThrow` names a check.
-            if self.language == Language::Java && {
+            // Kotlin's matchers (`x shouldBe 1`, `x.shouldContain(y)`): the value before
+            // the matcher is the check's own; `import io.kotest….shouldThrow` names one.
+            if self.language == Language::Java && matched.starts_with(b"should") {
                 let line_at = code[..start]
                     .iter()
                     .rposition(|&b| b == b'\n')
                     .map_or(0, |i| i + 1);
-                code[line_at..].trim_ascii_start().starts_with(b"import ")
-            } {
-                continue;
-            }
-            // Kotlin's matchers (`x shouldBe 1`, `x.shouldContain(y)`): the value before
-            // the matcher is the check's own.
-            let infix = code.get(m_end).is_some_and(|b| matches!(b, b' ' | b'\t'))
-                && code[m_end..]
-                    .trim_ascii_start()
-                    .first()
-                    .is_some_and(|b| !matches!(b, b'(' | b'{' | b'<' | b'=' | b':'));
-            if self.language == Language::Java
-                && matched.starts_with(b"should")
-                && (infix || !declares(code, start))
-            {
+                if code[line_at..].trim_ascii_start().starts_with(b"import ") {
+                    continue;
+                }
+                let infix = code.get(m_end).is_some_and(|b| matches!(b, b' ' | b'\t'))
+                    && code[m_end..]
+                        .trim_ascii_start()
+                        .first()
+                        .is_some_and(|b| !matches!(b, b'(' | b'{' | b'<' | b'=' | b':'));
+                if !infix && declares(code, start) {
+                    continue;
+                }
                 let before = code[..start].trim_ascii_end();
                 let same_line = !code[before.len()..start].contains(&b'\n');
                 match before.last() {

@@ -706,21 +706,14 @@ impl Model<'_> {
                 let Some(open) = self.src.enclosing_brace(at) else {
                     continue;
                 };
-                let inside = code[open + 1..self.src.close_of(open).saturating_sub(1)].trim();
-                let only_continue = inside
-                    .split('\n')
-                    .map(str::trim)
-                    .filter(|t| !t.is_empty())
-                    .collect::<Vec<_>>()
-                    .split_last()
-                    .is_some_and(|(last, before)| {
-                        *last == "continue" && before.iter().all(|t| is_logging(t))
-                    });
                 let if_at = self.block_head(unit, open);
-                let condition = code[if_at..open].trim();
-                let Some(condition) = condition.strip_prefix("if ") else {
+                let Some(condition) = code[if_at..open].trim().strip_prefix("if ") else {
                     continue;
                 };
+                let inside = &code[open + 1..self.src.close_of(open).saturating_sub(1)];
+                if !only_logging_then(inside, |last| last == "continue") {
+                    continue;
+                }
                 let Some(body) = self
                     .src
                     .enclosing_brace(open)
@@ -754,7 +747,7 @@ impl Model<'_> {
                     .iter()
                     .any(|&c| (at..body_end).contains(&self.checks[c].span.start))
                     || code[at..body_end].contains(".Run(");
-                if only_continue && reads_row && checks_after {
+                if reads_row && checks_after {
                     out.push((ui, if_at));
                 }
             }
@@ -919,17 +912,11 @@ impl Model<'_> {
         let loop_head = header.starts_with("while ")
             || header.starts_with("while(")
             || (self.language == Language::Go && header.starts_with("for "));
-        let statements: Vec<&str> = inside
-            .split([';', '\n'])
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .collect();
         // (A Rust test that returns a `Result` passes by `return Ok(())`.)
-        let only_return = statements.split_last().is_some_and(|(last, before)| {
-            (*last == "return"
+        let only_return = only_logging_then(inside, |last| {
+            last == "return"
                 || (self.language == Language::Rust
-                    && last.split_whitespace().collect::<String>() == "returnOk(())"))
-                && before.iter().all(|t| is_logging(t))
+                    && last.split_whitespace().collect::<String>() == "returnOk(())")
         });
         // Rust's `let Ok(v) = parse(s) else { return; };` returns when the pattern fails.
         let let_else = self.language == Language::Rust
@@ -1349,6 +1336,18 @@ fn test_context_name(code: &str) -> Option<&str> {
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && (next.starts_with([')', ',', ':']) || next.starts_with("=>")))
     .then_some(name)
+}
+
+/// Whether the statements of a block are logging only, then one that `exits`.
+fn only_logging_then(block: &str, exits: impl Fn(&str) -> bool) -> bool {
+    let statements: Vec<&str> = block
+        .split([';', '\n'])
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .collect();
+    statements
+        .split_last()
+        .is_some_and(|(last, before)| exits(last) && before.iter().all(|t| is_logging(t)))
 }
 
 /// Whether a statement only logs (`eprintln!(…)`, `t.Logf(…)`, `console.warn(…)`,

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use crate::weakening::source::{
     Source, at_line_start, elements, extent, go_table_rows, list_len, matching_close,
-    matching_open, rows_in,
+    matching_open, rows_in, words,
 };
 
 /// The units of a Rust, Go, Java or C# file.
@@ -346,8 +346,9 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     // `@Nested`) are named with their class, so that two `example()` in two nested
     // classes are two tests. The top-level class names nothing: it is the file's.
     if matches!(language, Language::Java | Language::CSharp) {
-        uncollected_to_helpers(src, language, &mut units);
-        let mut suites = nested_classes(src);
+        let types = type_decls(src);
+        uncollected_to_helpers(src, language, &types, &mut units);
+        let mut suites = nested_classes(&types);
         if language == Language::Java {
             suites.extend(kotlin_spec_units(src, &mut units));
         }
@@ -540,14 +541,19 @@ fn subtests(function: &str) -> bool {
 /// is `static`; an MSTest `[TestMethod]` in a class without `[TestClass]`; an xUnit
 /// `[Fact]`/`[Theory]` in a class that is not `public` (abstract classes aside: their
 /// tests run through the classes that extend them).
-fn uncollected_to_helpers(src: &Source, language: Language, units: &mut [Unit]) {
+fn uncollected_to_helpers(
+    src: &Source,
+    language: Language,
+    types: &[TypeDecl],
+    units: &mut [Unit],
+) {
     let code = src.code.as_str();
-    let jupiter = language == Language::Java
-        && code.lines().any(|l| {
+    if language == Language::Java
+        && !code.lines().any(|l| {
             let l = l.trim();
             l.starts_with("import org.junit.jupiter") && l.ends_with(';')
-        });
-    if language == Language::Java && !jupiter {
+        })
+    {
         return;
     }
     let markers: &[&str] = if language == Language::Java {
@@ -555,41 +561,39 @@ fn uncollected_to_helpers(src: &Source, language: Language, units: &mut [Unit]) 
     } else {
         &["["]
     };
-    let classes = class_heads(src, markers);
-    if classes.is_empty() {
-        return;
-    }
-    let word = |text: &str, w: &str| {
-        text.match_indices(w).any(|(i, _)| {
-            let before = text[..i].chars().next_back();
-            let after = text[i + w.len()..].chars().next();
-            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+    // Each class's body with the text of its head (annotations or attributes,
+    // modifiers, name).
+    let classes: Vec<(&Range<usize>, &str)> = types
+        .iter()
+        .filter(|t| t.keyword == "class")
+        .map(|t| {
+            let head = head_start(src, src.line_of(t.at), markers).min(t.at);
+            (&t.body, &code[head..t.body.start])
         })
-    };
+        .collect();
+    let has = |text: &str, w: &str| words(text).any(|x| x == w);
     for unit in units.iter_mut().filter(|u| u.role == Role::Test) {
-        let around: Vec<&(Range<usize>, String)> = classes
+        // Outermost first.
+        let mut around: Vec<(&Range<usize>, &str)> = classes
             .iter()
+            .copied()
             .filter(|(body, _)| body.contains(&unit.span.start))
             .collect();
-        let Some(innermost) = around.iter().max_by_key(|(body, _)| body.start) else {
+        around.sort_by_key(|(body, _)| body.start);
+        let Some(&(_, innermost)) = around.last() else {
             continue;
         };
         let head = &code[unit.span.start..unit.span.end.min(unit.span.start + 400)];
-        let abstract_ = around.iter().any(|(_, h)| word(h, "abstract"));
         let uncollected = match language {
-            Language::Java => around
+            Language::Java => around[1..]
                 .iter()
-                .filter(|(body, _)| {
-                    body.start != around.iter().map(|(b, _)| b.start).min().unwrap_or(0)
-                })
-                .any(|(_, h)| !h.contains("@Nested") || word(h, "static")),
-            _ if abstract_ => false,
-            _ if word(head, "TestMethod") || word(head, "DataTestMethod") => {
-                !word(&innermost.1, "TestClass")
+                .any(|(_, h)| !h.contains("@Nested") || has(h, "static")),
+            _ if around.iter().any(|(_, h)| has(h, "abstract")) => false,
+            _ if has(head, "TestMethod") || has(head, "DataTestMethod") => {
+                !has(innermost, "TestClass")
             }
-            _ if word(head, "Fact") || word(head, "Theory") => {
-                around.iter().any(|(_, h)| !word(h, "public"))
+            _ if has(head, "Fact") || has(head, "Theory") => {
+                around.iter().any(|(_, h)| !has(h, "public"))
             }
             _ => false,
         };
@@ -599,37 +603,20 @@ fn uncollected_to_helpers(src: &Source, language: Language, units: &mut [Unit]) 
     }
 }
 
-/// Every class with the text of its head (attributes or annotations, modifiers, name):
-/// the range of its body.
-fn class_heads(src: &Source, markers: &[&str]) -> Vec<(Range<usize>, String)> {
-    let code = src.code.as_str();
-    let mut classes = Vec::new();
-    let mut from = 0;
-    while let Some(at) = code[from..].find("class ").map(|i| i + from) {
-        from = at + "class ".len();
-        let word_before = at > 0 && {
-            let b = code.as_bytes()[at - 1];
-            b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
-        };
-        if word_before || ident_after(code, from).is_empty() {
-            continue;
-        }
-        let Some(open) = code[from..].find(['{', ';']).map(|i| i + from) else {
-            continue;
-        };
-        if code.as_bytes()[open] == b'{' {
-            let head = head_start(src, src.line_of(at), markers).min(at);
-            classes.push((open..src.close_of(open), code[head..open].to_string()));
-        }
-    }
-    classes
+/// A type declared in a Java, Kotlin or C# file: its keyword, where the keyword
+/// stands, its name and its body.
+struct TypeDecl {
+    keyword: &'static str,
+    at: usize,
+    name: String,
+    body: Range<usize>,
 }
 
-/// The bodies of classes declared inside another class, with their names.
-fn nested_classes(src: &Source) -> Vec<(std::ops::Range<usize>, String)> {
+/// The classes, interfaces, enums and records of a file that have a body.
+fn type_decls(src: &Source) -> Vec<TypeDecl> {
     let code = src.code.as_str();
-    let mut classes = Vec::new();
-    for keyword in ["class ", "interface ", "enum ", "record "] {
+    let mut types = Vec::new();
+    for keyword in ["class", "interface", "enum", "record"] {
         let mut from = 0;
         while let Some(at) = code[from..].find(keyword).map(|i| i + from) {
             from = at + keyword.len();
@@ -637,28 +624,40 @@ fn nested_classes(src: &Source) -> Vec<(std::ops::Range<usize>, String)> {
                 let b = code.as_bytes()[at - 1];
                 b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
             };
+            if word_before || !code[from..].starts_with(' ') {
+                continue;
+            }
             let name = ident_after(code, from);
-            if word_before || name.is_empty() {
+            if name.is_empty() {
                 continue;
             }
             let Some(open) = code[from..].find(['{', ';']).map(|i| i + from) else {
                 continue;
             };
             if code.as_bytes()[open] == b'{' {
-                classes.push((open..src.close_of(open), name.to_string()));
+                types.push(TypeDecl {
+                    keyword,
+                    at,
+                    name: name.to_string(),
+                    body: open..src.close_of(open),
+                });
             }
         }
     }
-    let nested: Vec<(std::ops::Range<usize>, String)> = classes
+    types
+}
+
+/// The bodies of types declared inside another type, with their names.
+fn nested_classes(types: &[TypeDecl]) -> Vec<(Range<usize>, String)> {
+    types
         .iter()
-        .filter(|(r, _)| {
-            classes
+        .filter(|t| {
+            types
                 .iter()
-                .any(|(outer, _)| outer.start < r.start && outer.contains(&r.start))
+                .any(|outer| outer.body.start < t.body.start && outer.body.contains(&t.body.start))
         })
-        .cloned()
-        .collect();
-    nested
+        .map(|t| (t.body.clone(), t.name.clone()))
+        .collect()
 }
 
 /// The inside of the braces of a function whose body ends at `end` (after its `}`).
