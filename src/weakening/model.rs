@@ -180,6 +180,10 @@ pub struct Model<'a> {
     /// Go: other names bound to testify's checker (`assertion := assert.New(t)`), with
     /// the package: `assertion.Equal(want, got)` reads as `assert.Equal(want, got)`.
     go_checkers: Vec<(String, &'static str)>,
+    /// Go: an assertion package imported with a dot (`. "github.com/go-playground/
+    /// assert/v2"`): its bare calls on the test's `t` (`Equal(t, got, want)`) are its
+    /// checks, read as `assert.Equal(t, got, want)`.
+    go_dot_assert: bool,
     /// Conditions on the environment around tests' checks (`gates`).
     pub env_conditions: Vec<super::gates::EnvCondition>,
     /// Names bound to a read of the environment, sorted (`gates`).
@@ -270,6 +274,7 @@ impl<'a> Model<'a> {
             comment_checks: false,
             go_checker_object: false,
             go_checkers: Vec::new(),
+            go_dot_assert: false,
             env_conditions: Vec::new(),
             env_names: Vec::new(),
             env_variable_names: Vec::new(),
@@ -343,6 +348,35 @@ impl<'a> Model<'a> {
         best
     }
 
+    /// The bare calls of a dot-imported assertion package (`Equal(t, got, want)`,
+    /// `PanicMatches(t, func() {…}, "…")`): an exported name called on the test's `t`,
+    /// not a function of the file (a helper `AssertError(t, …)` counts through its calls).
+    fn go_dot_assert_calls(&self, code: &[u8]) -> Vec<(usize, usize)> {
+        static CALL: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+        let Some(call) = CALL.get_or_init(|| {
+            regex::bytes::Regex::new(
+                r"(?-u)(?:^|[^.\w])([A-Z]\w*)[ \t]*\([ \t]*(?:t|tb|b|tt)[ \t]*[,)]",
+            )
+            .ok()
+        }) else {
+            return Vec::new();
+        };
+        call.captures_iter(code)
+            .filter_map(|c| c.get(1))
+            .filter(|name| {
+                let name = String::from_utf8_lossy(name.as_bytes());
+                !self.units.iter().any(|u| u.leaf == name)
+            })
+            .map(|name| {
+                let open = code[name.end()..]
+                    .iter()
+                    .position(|&b| b == b'(')
+                    .map_or(name.end(), |i| name.end() + i + 1);
+                (name.start(), open)
+            })
+            .collect()
+    }
+
     fn find_checks(&mut self, rules: &Rules) {
         let code = self.src.b();
         let mut outer = Outer::default();
@@ -411,7 +445,11 @@ impl<'a> Model<'a> {
                 found.extend(calls.find_iter(code).map(|m| (m.start(), m.end())));
             }
         }
-        if !self.go_checkers.is_empty() {
+        if self.language == Language::Go && go_dot_assert_import(self.src.raw) {
+            self.go_dot_assert = true;
+            found.extend(self.go_dot_assert_calls(code));
+        }
+        if !self.go_checkers.is_empty() || self.go_dot_assert {
             found.sort_unstable();
             found.dedup();
         }
@@ -1162,6 +1200,16 @@ impl<'a> Model<'a> {
             Some((name, package)) => format!("{package}{}", &text[name.len()..]),
             None => text,
         };
+        let text = if self.go_dot_assert
+            && text.starts_with(|c: char| c.is_ascii_uppercase())
+            && text
+                .find('(')
+                .is_some_and(|open| !text[..open].contains('.'))
+        {
+            format!("assert.{text}")
+        } else {
+            text
+        };
         let text = if self.go_checker_object {
             go_checker_call(text)
         } else {
@@ -1891,6 +1939,23 @@ fn go_checker_call(text: String) -> String {
     }
     let open = text.len() - rest.len();
     format!("{}{object}, {}", &text[..open], rest)
+}
+
+/// Whether a Go file imports an assertion package with a dot (testify's `assert` or
+/// `require`, go-playground's `assert`), so its checks are called bare.
+fn go_dot_assert_import(code: &[u8]) -> bool {
+    if memchr::memmem::find(code, b"assert").is_none() {
+        return false; // most files: no assertion package, no regex run
+    }
+    static DOT: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
+    DOT.get_or_init(|| {
+        regex::bytes::Regex::new(
+            r#"(?m)(?:^|\bimport)[ \t]*\.[ \t]+"github\.com/(?:stretchr/testify/(?:assert|require)|go-playground/assert(?:/v\d+)?)""#,
+        )
+        .ok()
+    })
+    .as_ref()
+    .is_some_and(|dot| dot.is_match(code))
 }
 
 /// Names bound to testify's checker by a helper of the file that returns one
