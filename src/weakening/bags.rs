@@ -33,6 +33,9 @@ pub(super) struct Item {
     pub(super) looped: bool,
     /// Whether it only checks the test's own setup (`setup`): not lost when it goes.
     pub(super) setup: bool,
+    /// Its canonical text with the whole receiver (`response.Error.Should()…` where
+    /// the key has `Error.Should()…`), when that differs from the key.
+    pub(super) full: Option<String>,
 }
 
 impl Item {
@@ -58,6 +61,7 @@ impl Item {
             calls: 1,
             looped: false,
             setup: false,
+            full: None,
         }
     }
 }
@@ -234,7 +238,9 @@ fn collect(
             1
         } * checks_made(&key);
         let aliases = aliases.get_or_init(|| model.aliases_in(unit));
-        let (parts, wholes) = about(&model.full_key(c, &key, rules), strength, aliases);
+        let full = model.full_key(c, &key, rules);
+        let (parts, wholes) = about(&full, strength, aliases);
+        let full = (full != key).then_some(full);
         // An exact check in a helper runs once per different call (`same(t, a.Ratio(),
         // 0.75)`, `same(t, a.Quick(), 0.75)`); a weaker one called many ways is not many
         // checks of what the test lost.
@@ -255,6 +261,7 @@ fn collect(
             calls,
             looped: in_loop,
             setup,
+            full,
         });
     }
     if depth >= 3 {

@@ -254,8 +254,18 @@ pub(super) fn compare_bags(
 ) -> Vec<Finding> {
     // The new test's code (`span` in `new`), when one test is compared.
     let code = span.clone().map(|r| &new.src.code[r]);
-    let old_keys: HashSet<&str> = before.iter().map(|i| i.key.as_str()).collect();
-    let new_keys: HashSet<&str> = after.iter().map(|i| i.key.as_str()).collect();
+    // (By key, or by the text with the whole receiver: `x.y.Should().Be(1)`, keyed
+    // `y.Should()…`, is `Assert.Equal(1, x.y)`.)
+    fn texts(items: &[Item]) -> HashSet<&str> {
+        items
+            .iter()
+            .flat_map(|i| std::iter::once(i.key.as_str()).chain(i.full.as_deref()))
+            .collect()
+    }
+    let (old_keys, new_keys) = (texts(before), texts(after));
+    let known = |keys: &HashSet<&str>, i: &Item| {
+        keys.contains(i.key.as_str()) || i.full.as_deref().is_some_and(|f| keys.contains(f))
+    };
     // A check rewritten into one the test already had (`301` → `StatusMovedPermanently`
     // beside an existing check of it) still runs: more of an existing check counts as
     // gained. (Fewer of one is not lost: an exact duplicate removed checks nothing less.)
@@ -283,7 +293,7 @@ pub(super) fn compare_bags(
     let mut seen = HashSet::new();
     let mut gained: Vec<&Item> = after
         .iter()
-        .filter(|i| !old_keys.contains(i.key.as_str()) && seen.insert(i.key.as_str()))
+        .filter(|i| !known(&old_keys, i) && seen.insert(i.key.as_str()))
         .collect();
     // A helper's checks run once per call: fewer calls of it are fewer checks (fewer
     // copies of a check written in the test are an exact duplicate removed). A check
@@ -344,7 +354,7 @@ pub(super) fn compare_bags(
         .filter(|i| {
             // (A check of the test's own setup is not lost with the setup: `setup`.)
             !i.setup
-                && !new_keys.contains(i.key.as_str())
+                && !known(&new_keys, i)
                 && !elsewhere.holds(i, &gained)
                 && !per_call(i)
                 && !split(i)
@@ -353,10 +363,7 @@ pub(super) fn compare_bags(
         .chain(fewer.iter())
         .collect();
     // The check of the name is the split check's second statement, not a check gained.
-    if before
-        .iter()
-        .any(|i| !new_keys.contains(i.key.as_str()) && split(i))
-    {
+    if before.iter().any(|i| !known(&new_keys, i) && split(i)) {
         gained.retain(|g| {
             checks::checked_error(&g.key).is_none_or(|name| {
                 !before.iter().any(|i| {
@@ -472,7 +479,10 @@ pub(super) fn compare_bags(
             !checks::exists_only(&l.key, file.rules).is_some_and(|value| {
                 after.iter().any(|a| {
                     ((a.alt.is_none() && !a.looped) || same_branch(old, l.line, new, a.line))
-                        && checks::needs(&a.key, value, file.rules)
+                        && (checks::needs(&a.key, value, file.rules)
+                            || a.full
+                                .as_deref()
+                                .is_some_and(|full| checks::needs(full, value, file.rules)))
                         && assigned_once(value, a.line)
                 })
             })

@@ -722,6 +722,16 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::CSharp, "A.Should().Be(B)", "Assert.Equal(B, A)"),
     (
         Language::CSharp,
+        "A.Should().BeOfType<B>()",
+        "Assert.IsType<B>(A)",
+    ),
+    (
+        Language::CSharp,
+        "A.ShouldBeOfType<B>()",
+        "Assert.IsType<B>(A)",
+    ),
+    (
+        Language::CSharp,
         "Assert.Equal(A, B.Count)",
         "Assert.Equal(A, B.Count())",
     ),
