@@ -1222,6 +1222,17 @@ impl<'a> Model<'a> {
             Language::Java if key == "fail()" => self
                 .caught_around(check.span.start)
                 .map_or(key, |ty| format!("assertThrows({ty}.class)")),
+            Language::Java if key.starts_with("assertThat(") && key.ends_with(").isTrue()") => {
+                match key
+                    .strip_prefix("assertThat(")
+                    .and_then(|k| k.strip_suffix(").isTrue()"))
+                    .filter(|flag| flag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+                    .and_then(|flag| self.caught_into_flag(check.span.start, flag))
+                {
+                    Some(ty) => format!("assertThrows({ty}.class)"),
+                    None => key,
+                }
+            }
             _ => key,
         };
         if check.kind == CheckKind::ExpectError {
@@ -1273,23 +1284,7 @@ impl<'a> Model<'a> {
     /// }` (Kotlin's `catch (e: E)` too).
     fn caught_around(&self, pos: usize) -> Option<String> {
         let code = self.src.b();
-        let catch_head = |open: usize| -> Option<String> {
-            let head = code[..open].trim_ascii_end().strip_suffix(b")")?;
-            let start = head.iter().rposition(|&b| b == b'(')?;
-            if !head[..start].trim_ascii_end().ends_with(b"catch") {
-                return None;
-            }
-            let inner = String::from_utf8_lossy(&head[start + 1..]).into_owned();
-            // (`final Foo e`: the word before the name.)
-            let words: Vec<&str> = inner.split_whitespace().collect();
-            let ty = match inner.split_once(':') {
-                Some((_, ty)) => ty.trim(),
-                None => *words.len().checked_sub(2).and_then(|i| words.get(i))?,
-            };
-            let ty = ty.rsplit('.').next().unwrap_or(ty);
-            (!ty.is_empty() && ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-                .then(|| ty.to_string())
-        };
+        let catch_head = |open: usize| self.caught_by(open);
         if let Some(open) = self.src.enclosing_brace(pos)
             && code[open] == b'{'
             && code[..open].trim_ascii_end().ends_with(b"try")
@@ -1312,6 +1307,47 @@ impl<'a> Model<'a> {
                 && (i == 0 || !(block[i - 1].is_ascii_alphanumeric() || block[i - 1] == b'_'))
         });
         (code[open] == b'{' && returns).then(|| catch_head(open))?
+    }
+
+    /// The type a `catch (E e) {` block opened at `open` catches (Kotlin's `catch (e:
+    /// E) {` too).
+    fn caught_by(&self, open: usize) -> Option<String> {
+        let code = self.src.b();
+        let head = code[..open].trim_ascii_end().strip_suffix(b")")?;
+        let start = head.iter().rposition(|&b| b == b'(')?;
+        if !head[..start].trim_ascii_end().ends_with(b"catch") {
+            return None;
+        }
+        let inner = String::from_utf8_lossy(&head[start + 1..]).into_owned();
+        // (`final Foo e`: the word before the name.)
+        let words: Vec<&str> = inner.split_whitespace().collect();
+        let ty = match inner.split_once(':') {
+            Some((_, ty)) => ty.trim(),
+            None => *words.len().checked_sub(2).and_then(|i| words.get(i))?,
+        };
+        let ty = ty.rsplit('.').next().unwrap_or(ty);
+        (!ty.is_empty() && ty.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+            .then(|| ty.to_string())
+    }
+
+    /// The type whose `catch` block sets `flag` to true before `pos`, in the test
+    /// around it: `boolean threw = false; try { f(); } catch (E e) { threw = true; }`
+    /// then `assertTrue(threw)` expects `E` as `assertThrows(E.class, f)` does.
+    fn caught_into_flag(&self, pos: usize, flag: &str) -> Option<String> {
+        let code = self.src.b();
+        let from = self.unit_at(pos).map_or(0, |u| self.units[u].span.start);
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        memchr::memmem::find_iter(&code[from..pos], flag.as_bytes())
+            .map(|at| from + at)
+            .filter(|&at| {
+                let rest = code[at + flag.len()..].trim_ascii_start();
+                !code[..at].last().is_some_and(|&b| word(b) || b == b'.')
+                    && rest.strip_prefix(b"=").is_some_and(|value| {
+                        let value = value.trim_ascii_start();
+                        value.starts_with(b"true") && !value.get(4).is_some_and(|&b| word(b))
+                    })
+            })
+            .find_map(|at| self.caught_by(self.src.enclosing_brace(at)?))
     }
 
     /// What a JUnit expected error at `line` runs: the test's body for `@Test(expected
@@ -1907,6 +1943,11 @@ fn converted(mut value: &str) -> &str {
 fn go_reports_failure(text: &str) -> bool {
     let Some((receiver, rest)) = text.split_once('.') else {
         return false;
+    };
+    // A suite's own `t` (`s.T().Error(…)`) is the test's.
+    let (receiver, rest) = match rest.strip_prefix("T().") {
+        Some(rest) => ("t", rest),
+        None => (receiver, rest),
     };
     let method = rest.split(['(', ' ', '\t']).next().unwrap_or("");
     match receiver {
