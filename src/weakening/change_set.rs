@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use super::bags::{Appeared, Item, bag, distinct_checks, loose_bag};
 use super::checks::{shape, unrepeated};
 use super::compare::{
-    assert_mode_loosened, bounds_in_data, compare_bags, compare_helpers, compare_merged,
+    Scope, assert_mode_loosened, bounds_in_data, compare_bags, compare_helpers, compare_merged,
     compare_pair, helpers_changed, shadowing,
 };
 use super::matching::{
@@ -16,6 +16,7 @@ use super::matching::{
     match_by_names_left,
 };
 use super::model::{Model, Role, Skip};
+use super::units::named_subtests;
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
 /// All findings for the files of a change; `extra` are added files, read only to find
@@ -253,6 +254,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 .collect();
             let before: Vec<Item> = olds.iter().flat_map(|(_, b)| b.iter().cloned()).collect();
             let after: Vec<Item> = news.iter().flatten().cloned().collect();
+            // (Folded into one test's named subtests when they make up its cases.)
+            let folded = file.rules.language == super::rules::Language::Go
+                && arrived.iter().any(|&a| {
+                    let unit = &new.units[a];
+                    unit.cases > 1 && named_subtests(&new.src.raw[unit.span.clone()]) == unit.cases
+                });
+            let scope = if folded {
+                Scope::Folded
+            } else {
+                Scope::Arrivals
+            };
             let found = compare_bags(
                 file,
                 &before,
@@ -263,7 +275,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 new,
                 &appeared,
                 None,
-                false,
+                scope,
             );
             let plain = gone
                 .iter()
@@ -424,7 +436,16 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                     .next()
                     .unwrap_or(0);
                 out.extend(compare_bags(
-                    file, &before, &after, line, "", old, new, &appeared, None, true,
+                    file,
+                    &before,
+                    &after,
+                    line,
+                    "",
+                    old,
+                    new,
+                    &appeared,
+                    None,
+                    Scope::Test,
                 ));
             }
         }

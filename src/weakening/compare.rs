@@ -161,7 +161,7 @@ pub(super) fn compare_pair(
         new,
         elsewhere,
         Some(nu.span.clone()),
-        true,
+        Scope::Test,
     ));
     out
 }
@@ -220,7 +220,7 @@ pub(super) fn compare_merged(
         new,
         elsewhere,
         Some(nu.span.clone()),
-        false,
+        Scope::Merged,
     ));
     out
 }
@@ -237,6 +237,21 @@ pub(super) fn helpers_changed(old: &Model, new: &Model) -> bool {
     code(old) != code(new)
 }
 
+/// What [`compare_bags`] compares.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Scope {
+    /// A test and its new version.
+    Test,
+    /// Tests merged into one, or split.
+    Merged,
+    /// The tests of a file that went and the tests that arrived in their place.
+    Arrivals,
+    /// Tests folded into the named subtests of one that arrived in their place
+    /// (`t.Run("full", …)`): each is a subtest now, and a check rewritten there
+    /// counts once, as in one test.
+    Folded,
+}
+
 /// Findings between two sets of checks. `line` is where a removal is reported; `span`
 /// is the new test's code in `new` when one test (or tests merged into one) is compared.
 #[allow(clippy::too_many_arguments)]
@@ -250,8 +265,9 @@ pub(super) fn compare_bags(
     new: &Model,
     elsewhere: &Appeared,
     span: Option<std::ops::Range<usize>>,
-    one_test: bool,
+    scope: Scope,
 ) -> Vec<Finding> {
+    let one_test = matches!(scope, Scope::Test | Scope::Folded);
     // The new test's code (`span` in `new`), when one test is compared.
     let code = span.clone().map(|r| &new.src.code[r]);
     // (By key, or by the text with the whole receiver: `x.y.Should().Be(1)`, keyed
@@ -348,6 +364,12 @@ pub(super) fn compare_bags(
             )
         })
     };
+    // (Tests folded into subtests: every check of the test counts as new to the
+    // change, so none of them is another test's check moved there and edited.)
+    let arrived: Vec<&Item> = match scope {
+        Scope::Folded => after.iter().collect(),
+        Scope::Test | Scope::Merged | Scope::Arrivals => Vec::new(),
+    };
     let mut seen = HashSet::new();
     let lost: Vec<&Item> = before
         .iter()
@@ -355,7 +377,14 @@ pub(super) fn compare_bags(
             // (A check of the test's own setup is not lost with the setup: `setup`.)
             !i.setup
                 && !known(&new_keys, i)
-                && !elsewhere.holds(i, &gained)
+                && !elsewhere.holds(
+                    i,
+                    if scope == Scope::Folded {
+                        &arrived
+                    } else {
+                        &gained
+                    },
+                )
                 && !per_call(i)
                 && !split(i)
         })
@@ -382,11 +411,11 @@ pub(super) fn compare_bags(
     }));
     // One exact check of a whole value covers lost checks of its parts, and looser
     // checks of the value itself. Covering a lost exact check of the same value in
-    // `one_test` (a test and its new version), it is that check's expectation rewritten
-    // and does not count as a check gained as well (else `f("a") == 1; f("b") == 2` →
-    // `f("a") == 3` would net away the deleted check). Across tests merged or split
-    // (tests turned into examples whose output fixes what they checked) checks are
-    // counted together as before.
+    // one test (a test and its new version, or tests folded into its subtests), it is
+    // that check's expectation rewritten and does not count as a check gained as well
+    // (else `f("a") == 1; f("b") == 2` → `f("a") == 3` would net away the deleted
+    // check). Across tests merged or split (tests turned into examples whose output
+    // fixes what they checked) checks are counted together as before.
     let wholes: Vec<(usize, &str)> = gained
         .iter()
         .enumerate()
@@ -1096,7 +1125,7 @@ pub(super) fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Find
                 new,
                 &Appeared::default(),
                 Some(nu.span.clone()),
-                true,
+                Scope::Test,
             ));
         }
         // A Rust `#[cfg(…)]` on a function without checks, or on a statement of one,

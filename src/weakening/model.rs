@@ -879,7 +879,9 @@ impl<'a> Model<'a> {
                     || header.contains(".map(")
                     // A subtest per row (`t.Run(tc.name, func(t *testing.T) {`); not
                     // any call named `Run` (`if err := cmd.Run(…); err != nil {`).
-                    || (header.contains(".Run(") && header.contains("testing."))
+                    || (header.contains(".Run(")
+                        && header.contains("testing.")
+                        && !named_subtest(&self.src.raw[self.src.line_start(header_line)..open]))
                 {
                     return true;
                 }
@@ -1980,6 +1982,17 @@ fn go_checker_call(text: String) -> String {
     }
     let open = text.len() - rest.len();
     format!("{}{object}, {}", &text[..open], rest)
+}
+
+/// Whether a Go subtest's header names it by a literal (`t.Run("full", func(t
+/// *testing.T) {`): one subtest, written once, not one per row of a table.
+fn named_subtest(header: &[u8]) -> bool {
+    memchr::memmem::find(header, b".Run(").is_some_and(|at| {
+        header[at + 5..]
+            .trim_ascii_start()
+            .first()
+            .is_some_and(|b| matches!(b, b'"' | b'`'))
+    })
 }
 
 /// Whether a Go file imports an assertion package with a dot (testify's `assert` or

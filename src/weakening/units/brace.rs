@@ -320,7 +320,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             )
             .unwrap_or_else(|| {
                 if subtests(&code[head..end]) {
-                    rows_in(&b[head..end])
+                    rows_in(&b[head..end]).max(named_subtests(&b[head..end]))
                 } else {
                     1
                 }
@@ -527,6 +527,19 @@ fn statement_end(b: &[u8], from: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The subtests a Go function runs by a literal name (`t.Run("full", func(t
+/// *testing.T) {…})`, one per call): tests folded into one as its subtests.
+pub(in crate::weakening) fn named_subtests(function: &[u8]) -> usize {
+    memchr::memmem::find_iter(function, b".Run(")
+        .filter(|&at| {
+            function[at + 5..]
+                .trim_ascii_start()
+                .first()
+                .is_some_and(|b| matches!(b, b'"' | b'`'))
+        })
+        .count()
 }
 
 /// Whether a Go function's text runs subtests: a `.Run(` and a function literal taking

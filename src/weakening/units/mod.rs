@@ -8,7 +8,7 @@ mod ruby;
 
 use std::ops::Range;
 
-pub(super) use brace::{example_body, go_example_output};
+pub(super) use brace::{example_body, go_example_output, named_subtests};
 
 use super::model::{Role, Unit};
 use super::rules::{Language, Rules};
