@@ -1237,6 +1237,17 @@ impl<'a> Model<'a> {
             }
             _ => key,
         };
+        // Ruby's `payload = catch(:error) { f }` then `expect(payload).to be_a(E)`: the
+        // block's own value is no `E`, so the check fails unless `f` throws, as
+        // `expect { f }.to throw_symbol(:error)` does.
+        let key = match self.language {
+            Language::Ruby if key.starts_with("expect(") => self
+                .caught_symbol(check.span.start, &key)
+                .map_or(key, |(symbol, rest)| {
+                    format!("expect{{}}.to throw_symbol({symbol}) {rest}")
+                }),
+            _ => key,
+        };
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
@@ -1309,6 +1320,45 @@ impl<'a> Model<'a> {
                 && (i == 0 || !(block[i - 1].is_ascii_alphanumeric() || block[i - 1] == b'_'))
         });
         (code[open] == b'{' && returns).then(|| catch_head(open))?
+    }
+
+    /// For Ruby's `expect(NAME).to be_a(E)` (`key`) after `NAME = catch(:sym) {` in the
+    /// test around `pos`: the symbol (`:sym`) and the check (`.to be_a(E)`).
+    fn caught_symbol(&self, pos: usize, key: &str) -> Option<(String, String)> {
+        let (name, rest) = key.strip_prefix("expect(")?.split_once(')')?;
+        let kind_of = [
+            ".to be_a(",
+            ".to be_an(",
+            ".to be_kind_of(",
+            ".to be_a_kind_of(",
+            ".to be_instance_of(",
+            ".to be_an_instance_of(",
+        ];
+        if name.is_empty()
+            || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            || !kind_of.iter().any(|k| rest.starts_with(k))
+        {
+            return None;
+        }
+        let from = self.unit_at(pos).map_or(0, |u| self.units[u].span.start);
+        let code = &self.src.code[from..pos];
+        let raw = String::from_utf8_lossy(&self.src.raw[from..pos]);
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        code.match_indices(name).find_map(|(at, _)| {
+            if code[..at].ends_with(word) || code[..at].ends_with('.') {
+                return None;
+            }
+            let value = code[at + name.len()..].trim_start().strip_prefix('=')?;
+            let value_at = at + name.len() + (code[at + name.len()..].len() - value.len());
+            let value = raw.get(value_at..)?.trim_start();
+            let symbol = value
+                .strip_prefix("catch")?
+                .trim_start_matches(['(', ' '])
+                .split(|c: char| !(word(c) || c == ':'))
+                .next()
+                .filter(|s| s.starts_with(':') && s.len() > 1)?;
+            Some((symbol.to_string(), rest.to_string()))
+        })
     }
 
     /// The type a `catch (E e) {` block opened at `open` catches (Kotlin's `catch (e:
