@@ -16,6 +16,7 @@ use super::matching::{
     match_by_names_left,
 };
 use super::model::{Model, Role, Skip};
+use super::rules::Language;
 use super::units::named_subtests;
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
@@ -255,7 +256,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             let before: Vec<Item> = olds.iter().flat_map(|(_, b)| b.iter().cloned()).collect();
             let after: Vec<Item> = news.iter().flatten().cloned().collect();
             // (Folded into one test's named subtests when they make up its cases.)
-            let folded = file.rules.language == super::rules::Language::Go
+            let folded = file.rules.language == Language::Go
                 && arrived.iter().any(|&a| {
                     let unit = &new.units[a];
                     unit.cases > 1 && named_subtests(&new.src.raw[unit.span.clone()]) == unit.cases
