@@ -18,7 +18,7 @@ use super::rules::{GO_PRINTS, GO_TEXT_CONVERSIONS};
 use super::rules::{Language, Rules};
 pub use super::source::Source;
 use super::source::{at_line_start, extent, go_table_rows, matching_open, rows_in};
-use super::units::{example_body, find_units, go_example_output};
+use super::units::{example_body, find_units, go_example_output, named_subtests};
 
 /// What a unit is to the runner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -878,10 +878,11 @@ impl<'a> Model<'a> {
                     || header.contains(".each(")
                     || header.contains(".map(")
                     // A subtest per row (`t.Run(tc.name, func(t *testing.T) {`); not
-                    // any call named `Run` (`if err := cmd.Run(…); err != nil {`).
+                    // any call named `Run` (`if err := cmd.Run(…); err != nil {`), nor
+                    // a subtest written once by a literal name (`t.Run("full", …)`).
                     || (header.contains(".Run(")
                         && header.contains("testing.")
-                        && !named_subtest(&self.src.raw[self.src.line_start(header_line)..open]))
+                        && named_subtests(&self.src.raw[self.src.line_start(header_line)..open]) == 0)
                 {
                     return true;
                 }
@@ -1344,12 +1345,19 @@ impl<'a> Model<'a> {
         let code = &self.src.code[from..pos];
         let raw = String::from_utf8_lossy(&self.src.raw[from..pos]);
         let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        code.match_indices(name).find_map(|(at, _)| {
+        // (The last value assigned to the name before the check: `payload = catch(:error)
+        // { f }` then `payload = ErrorResponse.new` is no throw.)
+        let assigned = code.match_indices(name).filter_map(|(at, _)| {
             if code[..at].ends_with(word) || code[..at].ends_with('.') {
                 return None;
             }
             let value = code[at + name.len()..].trim_start().strip_prefix('=')?;
-            let value_at = at + name.len() + (code[at + name.len()..].len() - value.len());
+            if value.starts_with(['=', '~', '>']) {
+                return None; // a comparison or a hash pair, not an assignment
+            }
+            Some(at + name.len() + (code[at + name.len()..].len() - value.len()))
+        });
+        assigned.last().and_then(|value_at| {
             let value = raw.get(value_at..)?.trim_start();
             let symbol = value
                 .strip_prefix("catch")?
@@ -1399,7 +1407,19 @@ impl<'a> Model<'a> {
                         value.starts_with(b"true") && !value.get(4).is_some_and(|&b| word(b))
                     })
             })
-            .find_map(|at| self.caught_by(self.src.enclosing_brace(at)?))
+            .map(|at| {
+                self.src
+                    .enclosing_brace(at)
+                    .and_then(|open| self.caught_by(open))
+            })
+            // (Every such assignment sits in a catch of one type: `threw = true` after
+            // the `try` as well passes without a throw.)
+            .try_fold(None, |caught: Option<String>, ty| match (caught, ty) {
+                (None, Some(ty)) => Some(Some(ty)),
+                (Some(was), Some(ty)) if was == ty => Some(Some(was)),
+                _ => None,
+            })
+            .flatten()
     }
 
     /// What a JUnit expected error at `line` runs: the test's body for `@Test(expected
@@ -2032,17 +2052,6 @@ fn go_checker_call(text: String) -> String {
     }
     let open = text.len() - rest.len();
     format!("{}{object}, {}", &text[..open], rest)
-}
-
-/// Whether a Go subtest's header names it by a literal (`t.Run("full", func(t
-/// *testing.T) {`): one subtest, written once, not one per row of a table.
-fn named_subtest(header: &[u8]) -> bool {
-    memchr::memmem::find(header, b".Run(").is_some_and(|at| {
-        header[at + 5..]
-            .trim_ascii_start()
-            .first()
-            .is_some_and(|b| matches!(b, b'"' | b'`'))
-    })
 }
 
 /// Whether a Go file imports an assertion package with a dot (testify's `assert` or

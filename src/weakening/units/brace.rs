@@ -529,8 +529,8 @@ fn statement_end(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// The subtests a Go function runs by a literal name (`t.Run("full", func(t
-/// *testing.T) {…})`, one per call): tests folded into one as its subtests.
+/// The subtests Go code runs by a literal name (`t.Run("full", func(t *testing.T)
+/// {…})`, one per call): tests folded into one as its subtests, none of them a row.
 pub(in crate::weakening) fn named_subtests(function: &[u8]) -> usize {
     memchr::memmem::find_iter(function, b".Run(")
         .filter(|&at| {
