@@ -135,6 +135,19 @@ fn checks_made(key: &str) -> usize {
     };
     let message = if key.starts_with("pytest.raises(") || key.starts_with("pytest.warns(") {
         key.split_once(",match=").is_some_and(|(_, p)| can_fail(p))
+    } else if key.starts_with("assertThatThrownBy(")
+        || key.starts_with("assertThatExceptionOfType(")
+    {
+        // AssertJ: `assertThatThrownBy(f).isInstanceOf(E.class).hasMessage("…")`.
+        [".hasMessage", ".withMessage"].iter().any(|m| {
+            key.match_indices(m).any(|(at, _)| {
+                key[at + m.len()..]
+                    .split_once('(')
+                    .is_some_and(|(name, args)| {
+                        name.chars().all(char::is_alphanumeric) && can_fail(args)
+                    })
+            })
+        })
     } else if key.contains(".assertRaisesRegex(") || key.contains(".assertWarnsRegex(") {
         key.split_once("Regex(")
             .and_then(|(_, args)| args.split_once(','))
@@ -222,47 +235,60 @@ fn collect(
             continue;
         }
         let (key, strength) = model.check_key(c, rules);
-        // An error check of the test's own setup checks the machine, not the code.
-        let setup = model.language == Language::Go
-            && setup::go_setup_error(
-                &key,
-                &model.src.code[unit.span.start..model.checks[c].span.start],
-            );
-        // (A check in a loop counts once per row; after the same check on a value
-        // assigned again before the loop, it is another check too.)
-        let in_loop = model.in_loop(unit, c);
-        let key = repeats.key(key, model, c, in_loop);
-        let mult = if in_loop {
-            *rows.get_or_init(|| model.rows(unit))
-        } else {
-            1
-        } * checks_made(&key);
-        let aliases = aliases.get_or_init(|| model.aliases_in(unit));
-        let full = model.full_key(c, &key, rules);
-        let (parts, wholes) = about(&full, strength, aliases);
-        let full = (full != key).then_some(full);
-        // An exact check in a helper runs once per different call (`same(t, a.Ratio(),
-        // 0.75)`, `same(t, a.Quick(), 0.75)`); a weaker one called many ways is not many
-        // checks of what the test lost.
-        let per_call = if strength == Strength::Equality {
-            calls
-        } else {
-            1
+        // (Several values checked as one tuple or record: a check of each.)
+        let parts = match checks::components(&key, rules) {
+            Some(keys) if strength == Strength::Equality => keys
+                .into_iter()
+                .map(|k| {
+                    let s = checks::strength(&k, rules);
+                    (k, s)
+                })
+                .collect(),
+            _ => vec![(key, strength)],
         };
-        out.push(Item {
-            key,
-            strength,
-            line: model.checks[c].line,
-            mult: mult * cases * per_call,
-            own,
-            parts,
-            wholes,
-            alt: model.alternative(unit, c),
-            calls,
-            looped: in_loop,
-            setup,
-            full,
-        });
+        for (key, strength) in parts {
+            // An error check of the test's own setup checks the machine, not the code.
+            let setup = model.language == Language::Go
+                && setup::go_setup_error(
+                    &key,
+                    &model.src.code[unit.span.start..model.checks[c].span.start],
+                );
+            // (A check in a loop counts once per row; after the same check on a value
+            // assigned again before the loop, it is another check too.)
+            let in_loop = model.in_loop(unit, c);
+            let key = repeats.key(key, model, c, in_loop);
+            let mult = if in_loop {
+                *rows.get_or_init(|| model.rows(unit))
+            } else {
+                1
+            } * checks_made(&key);
+            let aliases = aliases.get_or_init(|| model.aliases_in(unit));
+            let full = model.full_key(c, &key, rules);
+            let (parts, wholes) = about(&full, strength, aliases);
+            let full = (full != key).then_some(full);
+            // An exact check in a helper runs once per different call (`same(t, a.Ratio(),
+            // 0.75)`, `same(t, a.Quick(), 0.75)`); a weaker one called many ways is not many
+            // checks of what the test lost.
+            let per_call = if strength == Strength::Equality {
+                calls
+            } else {
+                1
+            };
+            out.push(Item {
+                key,
+                strength,
+                line: model.checks[c].line,
+                mult: mult * cases * per_call,
+                own,
+                parts,
+                wholes,
+                alt: model.alternative(unit, c),
+                calls,
+                looped: in_loop,
+                setup,
+                full,
+            });
+        }
     }
     if depth >= 3 {
         return;

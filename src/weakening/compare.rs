@@ -778,6 +778,27 @@ pub(super) fn compare_bags(
                     })
             })
     };
+    // The message of the error a Python context manager caught, checked after it
+    // (`with pytest.raises(E) as info:` … `assert "unknown" in str(info.value)`) is
+    // the `match=` of the expected error written apart: a check of its family.
+    // (Read after the `with` block: inside it, after the call that raises, it never
+    // runs.)
+    let caught: Vec<(String, usize, usize)> = match (file.rules.language, span.clone()) {
+        (Language::Python, Some(r)) => caught_names(new, r),
+        _ => Vec::new(),
+    };
+    let reads_caught = |i: &Item| {
+        i.own
+            && i.strength != Strength::Void
+            && checks::has_text_literal(&i.key)
+            && caught.iter().any(|(name, line, indent)| {
+                i.line > *line
+                    && new.src.indent(i.line).is_some_and(|at| at <= *indent)
+                    && [".value", ".exception"]
+                        .iter()
+                        .any(|f| checks::mentions(&i.key, &format!("{name}{f}")))
+            })
+    };
     type Test<'t> = &'t dyn Fn(&Item) -> bool;
     let families: [(Test, Test, &str); 2] = [
         (
@@ -797,7 +818,11 @@ pub(super) fn compare_bags(
             .filter(|i| of(i) && i.strength != Strength::Weak && !moved(i))
             .map(|i| i.mult)
             .sum();
-        let gained_here: usize = gained.iter().filter(|i| of(i)).map(|i| i.mult).sum();
+        let gained_here: usize = gained
+            .iter()
+            .filter(|i| of(i) || reads_caught(i))
+            .map(|i| i.mult)
+            .sum();
         lost_here > gained_here
     });
     if real_lost > real_gained && !stricter && !(loosened && real_lost <= real_gained + void_gained)
@@ -825,6 +850,33 @@ pub(super) fn compare_bags(
             ),
             Some(test),
         ));
+    }
+    out
+}
+
+/// The names Python test code in `span` binds an expected error to (`with
+/// pytest.raises(E) as info:`, `with self.assertRaises(E) as cm:`), each with the
+/// line of its `with` and that line's indent.
+fn caught_names(model: &Model, span: std::ops::Range<usize>) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    let first = model.src.line_of(span.start);
+    let last = model.src.line_of(span.end.saturating_sub(1));
+    for line in first..=last {
+        let text = model.src.line_text(line).trim();
+        let Some(head) = text.strip_prefix("with ").and_then(|t| t.strip_suffix(':')) else {
+            continue;
+        };
+        let Some((call, name)) = head.rsplit_once(" as ") else {
+            continue;
+        };
+        let name = name.trim();
+        if (call.contains("raises(") || call.contains("Raises("))
+            && !name.is_empty()
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && let Some(indent) = model.src.indent(line)
+        {
+            out.push((name.to_string(), line, indent));
+        }
     }
     out
 }

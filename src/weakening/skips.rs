@@ -52,6 +52,20 @@ impl Model<'_> {
             {
                 continue;
             }
+            // NUnit's `Assert.Pass()` ends the test passing: a skip of the checks after
+            // it, none when it is the last.
+            if self.language == Language::CSharp
+                && text.starts_with("Assert")
+                && text.contains("Pass")
+                && !self
+                    .units
+                    .iter()
+                    .filter(|u| u.span.contains(&start))
+                    .flat_map(|u| &u.checks)
+                    .any(|&c| self.checks[c].span.start > m.end())
+            {
+                continue;
+            }
             let line = self.src.line_of(start);
             // `public void assumeNotNullThrows() {` declares a test named so.
             if matches!(self.language, Language::Java | Language::CSharp)
@@ -701,7 +715,12 @@ impl Model<'_> {
                 continue;
             }
             let whole = &code[unit.span.clone()];
-            for (i, _) in whole.match_indices("continue") {
+            // (Or a `return` that ends a row's subtest early: `t.Run(tc.name, func(t
+            // *testing.T) { if tc.slow { return } … })` in the loop.)
+            let exits = whole
+                .match_indices("continue")
+                .chain(whole.match_indices("return"));
+            for (i, exit) in exits {
                 let at = unit.span.start + i;
                 let Some(open) = self.src.enclosing_brace(at) else {
                     continue;
@@ -711,16 +730,30 @@ impl Model<'_> {
                     continue;
                 };
                 let inside = &code[open + 1..self.src.close_of(open).saturating_sub(1)];
-                if !only_logging_then(inside, |last| last == "continue") {
+                if !only_logging_then(inside, |last| last == exit) {
                     continue;
                 }
-                let Some(body) = self
+                let Some(mut body) = self
                     .src
                     .enclosing_brace(open)
                     .filter(|&b| b > unit.span.start)
                 else {
                     continue;
                 };
+                if exit == "return" {
+                    let head = code[self.block_head(unit, body)..body].trim();
+                    if !(head.contains(".Run(") && head.ends_with("*testing.T)")) {
+                        continue;
+                    }
+                    match self
+                        .src
+                        .enclosing_brace(body)
+                        .filter(|&b| b > unit.span.start)
+                    {
+                        Some(outer) => body = outer,
+                        None => continue,
+                    }
+                }
                 let head = code[self.block_head(unit, body)..body].trim();
                 let Some((vars, _)) = head
                     .strip_prefix("for ")

@@ -151,10 +151,19 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
                             && matches!(prev, Some(b'-' | b'=' | b'<' | b'>'));
                         !(arrow || rest[op.len()..].starts_with(['<', '>', '=']))
                     });
+                // (Squeezed, `x in (a, b)` reads `x in(a,b)`.)
                 let op = symbol.or_else(|| {
                     WORDS
                         .iter()
                         .find(|op| rest.starts_with(**op) && i > 0 && !prev.is_some_and(word))
+                        .or_else(|| {
+                            ["not in", "in"].iter().find(|op| {
+                                rest.starts_with(**op)
+                                    && rest[op.len()..].starts_with(['(', '[', '{'])
+                                    && i > 0
+                                    && prev == Some(b' ')
+                            })
+                        })
                 });
                 if let Some(op) = op {
                     out.push(text[start..i].trim());
@@ -534,6 +543,28 @@ pub(super) fn chain(text: &str) -> bool {
         })
         && depth == 0
         && !text.ends_with(['.', ':'])
+}
+
+/// Whether `text` holds a string literal with a letter or digit in it (a message it
+/// can tell apart; `""` and `".*"` match anything).
+pub(in crate::weakening) fn has_text_literal(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if matches!(b[i], b'"' | b'\'') {
+            let end = super::quoted_end(b, i, b[i]);
+            if b[i + 1..end.saturating_sub(1).max(i + 1)]
+                .iter()
+                .any(|&c| c.is_ascii_alphanumeric() || c >= 0x80)
+            {
+                return true;
+            }
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    false
 }
 
 /// Whether `name` occurs in `text` as a whole word.

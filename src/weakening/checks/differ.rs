@@ -570,6 +570,7 @@ const ORDERED: &[&str] = &[
     "eq([",
     "assert_equal([",
     "assert_equal [",
+    "assert_equal[",
     "assertEqual([",
     "listOf(",
     "List.of(",
@@ -585,6 +586,7 @@ const ORDERED: &[&str] = &[
     "assert [",
     "assert[",
     "eq [",
+    " eq[",
 ];
 
 /// Whether an exact check of a collection in order was replaced by one that lets any

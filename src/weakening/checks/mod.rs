@@ -270,6 +270,18 @@ pub fn canonical(text: &str, rules: &Rules) -> String {
             break;
         }
     }
+    // Testing Library's `getBy…` queries fail when nothing matches: the query alone
+    // checks what `expect(screen.getByText(x)).toBeInTheDocument()` checks.
+    if rules.language == Language::JavaScript {
+        let inner = text
+            .strip_prefix("expect(")
+            .and_then(|t| t.strip_suffix(").toBeInTheDocument()"))
+            .unwrap_or(&text);
+        let inner = inner.strip_prefix("await ").unwrap_or(inner);
+        if query_call(inner) {
+            text = inner.to_string();
+        }
+    }
     for template in &rules.symmetric {
         if let Some(binds) = match_template(template, &text) {
             let a = bound(&binds, &Piece::Hole(b'A')).map(|(s, e)| &text[s..e]);
@@ -287,6 +299,21 @@ pub fn canonical(text: &str, rules: &Rules) -> String {
         }
     }
     text
+}
+
+/// Whether `text` is one call of a Testing Library query that fails when nothing
+/// matches (`screen.getByText("a")`, `findAllByRole(…)`).
+fn query_call(text: &str) -> bool {
+    let name = text.strip_prefix("screen.").unwrap_or(text);
+    ["getBy", "findBy", "getAllBy", "findAllBy"]
+        .iter()
+        .any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+        && text.find('(').is_some_and(|open| {
+            super::source::matching_close(text.as_bytes(), open) == Some(text.len() - 1)
+        })
 }
 
 /// Whether `next` is `text` with one group's brackets doubled (`assert(x)` read by
@@ -391,6 +418,137 @@ pub fn unwrap_groups(text: &str) -> String {
     squeeze(&String::from_utf8_lossy(&kept))
 }
 
+/// An exact check of several values written as one, a tuple or list compared with
+/// another of the same length (`assert (a, b) == (1, 2)`) or an object literal with
+/// another of the same keys (`expect({ n: a, m: b }).toEqual({ n: 1, m: 2 })`): the
+/// check of each value, canonical (`assert a == 1`, `expect(a).toBe(1)`). `None` when
+/// the check is not so written.
+pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
+    // The items of a bracketed literal `(…)`, `[…]` or `{…}` that is all of `text`.
+    let items = |text: &str, open: u8| -> Option<Vec<String>> {
+        let b = text.as_bytes();
+        if b.first() != Some(&open) || super::source::matching_close(b, 0) != Some(text.len() - 1) {
+            return None;
+        }
+        let parts = split_top(&text[1..text.len() - 1]);
+        (parts.len() >= 2).then(|| parts.into_iter().map(str::to_string).collect())
+    };
+    let pairs: Vec<(String, String)> = match rules.language {
+        Language::Python => {
+            // (Squeezed, `assert (a, b) == …` reads `assert(a,b)==…`.)
+            let body = key.strip_prefix("assert ").or_else(|| {
+                key.strip_prefix("assert")
+                    .filter(|b| b.starts_with(['(', '[']))
+            })?;
+            let [left, right] = compared(body)[..] else {
+                return None;
+            };
+            if body != format!("{left}=={right}") {
+                return None;
+            }
+            let open = left.as_bytes()[0];
+            if !matches!(open, b'(' | b'[') {
+                return None;
+            }
+            let (l, r) = (items(left, open)?, items(right, open)?);
+            if l.len() != r.len() {
+                return None;
+            }
+            l.into_iter().zip(r).collect()
+        }
+        Language::JavaScript => {
+            if !key.starts_with("expect(") {
+                return None;
+            }
+            let close = super::source::matching_close(key.as_bytes(), "expect".len())?;
+            let actual = &key["expect(".len()..close];
+            let expected = [").toEqual(", ").toStrictEqual("]
+                .iter()
+                .find_map(|m| key[close..].strip_prefix(m))?
+                .strip_suffix(')')?;
+            let fields = |text: &str| -> Option<Vec<(String, String)>> {
+                let mut out: Vec<(String, String)> = items(text, b'{')?
+                    .into_iter()
+                    .map(|f| {
+                        let (name, value) = f.split_once(':')?;
+                        let name = name.trim().trim_matches(['"', '\'']).to_string();
+                        (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                            .then(|| (name, value.trim().to_string()))
+                    })
+                    .collect::<Option<_>>()?;
+                out.sort();
+                Some(out)
+            };
+            let (a, e) = (fields(actual)?, fields(expected)?);
+            if a.len() != e.len() || a.iter().zip(&e).any(|(x, y)| x.0 != y.0) {
+                return None;
+            }
+            a.into_iter().zip(e).map(|(x, y)| (x.1, y.1)).collect()
+        }
+        _ => return None,
+    };
+    Some(
+        pairs
+            .into_iter()
+            .map(|(actual, expected)| {
+                let text = match rules.language {
+                    Language::Python => format!("assert {actual} == {expected}"),
+                    // (A value compared with a primitive: `toBe` is `toEqual`.)
+                    _ if literal(&expected) => format!("expect({actual}).toBe({expected})"),
+                    _ => format!("expect({actual}).toEqual({expected})"),
+                };
+                canonical(&text, rules)
+            })
+            .collect(),
+    )
+}
+
+/// The fallback a value is read with: the last argument of `unwrap_or(…)`,
+/// `.get(k, …)`, `getattr(o, a, …)`, `.fetch(k, …)`, `getOrDefault(k, …)`,
+/// `orElse(…)`, `getOrElse(…)`, `GetValueOrDefault(k, …)`, or what follows a top-level
+/// `??`, `||` or ` or `.
+fn fallback(side: &str) -> Option<&str> {
+    let bytes = side.as_bytes();
+    let mut depth = 0i32;
+    let mut last_op = None;
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ if depth == 0 => {
+                for op in ["??", "||", " or "] {
+                    if bytes[i..].starts_with(op.as_bytes()) {
+                        last_op = Some(i + op.len());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(at) = last_op {
+        return Some(side[at..].trim()).filter(|f| !f.is_empty());
+    }
+    let body = side.strip_suffix(')')?;
+    let open = super::source::matching_open(bytes, side.len() - 1)?;
+    let name = &side[..open];
+    let args = split_top(&body[open + 1..]);
+    let wanted = [
+        (".unwrap_or", 1),
+        (".orElse", 1),
+        (".getOrElse", 1),
+        (".get", 2),
+        ("getattr", 3),
+        (".fetch", 2),
+        (".getOrDefault", 2),
+        (".GetValueOrDefault", 2),
+    ];
+    wanted
+        .iter()
+        .any(|(m, n)| name.ends_with(m) && args.len() == *n)
+        .then(|| args.last().copied())
+        .flatten()
+}
+
 /// Whether squeezed text is one operand: no top-level operator, comma or word gap
 /// (string literals side by side are one).
 fn atomic(text: &str) -> bool {
@@ -438,6 +596,15 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     if sides.len() >= 2 && sides.iter().all(|s| constant(s)) {
         return Strength::Void;
     }
+    // A value read with a fallback, compared with that fallback
+    // (`assert_eq!(parse("2m").unwrap_or(120), 120)`, `d.get("k", 0) == 0`): it passes
+    // when the value is missing.
+    if sides
+        .iter()
+        .any(|a| fallback(a).is_some_and(|f| sides.contains(&f)))
+    {
+        return Strength::Weak;
+    }
     // A matcher named but not called (`expect(x).toBeTruthy`) never runs.
     if rules.language == Language::JavaScript
         && key.starts_with("expect")
@@ -480,20 +647,20 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
 /// `assertAlmostEqual(…, places=0)`, a large `delta`, JUnit's third `assertEquals`
 /// argument, testify's `InDelta` with a delta of 1 or more, `toBeCloseTo(x, 0)`.
 fn loose_tolerance(language: Language, key: &str) -> bool {
-    let number_after = |marker: &str| -> Option<f64> {
+    // (The literal as written, and its value.)
+    let literal_after = |marker: &str| -> Option<&str> {
         let at = key.find(marker)? + marker.len();
-        let digits: String = key[at..]
-            .chars()
-            .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+' | '_'))
-            .filter(|&c| c != '_')
-            .collect();
-        digits.parse().ok()
+        let len = key[at..]
+            .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+' | '_')))
+            .unwrap_or(key.len() - at);
+        Some(&key[at..at + len]).filter(|l| !l.is_empty())
     };
+    let number_after = |marker: &str| -> Option<f64> { number_in(literal_after(marker)?) };
     match language {
         Language::Python => {
             // (`approx(3.998, abs=0.5)`: a tolerance of a twentieth or more of the
             // expected value is loose whatever its size.)
-            let expected = number_after("approx(").map(f64::abs);
+            let expected = literal_after("approx(");
             number_after("rel=").is_some_and(|v| v >= 0.1)
                 || number_after("abs=").is_some_and(|v| v >= 1.0 || relative(v, expected))
                 || number_after("places=").is_some_and(|v| v <= 1.0)
@@ -535,6 +702,16 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
                     .and_then(|d| d.parse::<f64>().ok())
                     .is_some_and(|d| d >= 1.0);
             }
+            // A time within a second or more of the expected one.
+            if let Some(args) = key
+                .strip_prefix("assert.WithinDuration(")
+                .and_then(|a| a.strip_suffix(')'))
+            {
+                return split_top(args)
+                    .get(3)
+                    .and_then(|d| go_seconds(d))
+                    .is_some_and(|d| d >= 1.0);
+            }
             false
         }
         Language::JavaScript => {
@@ -557,10 +734,9 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
             {
                 let parts = split_top(args);
                 let number = |i: usize| parts.get(i).and_then(|d| d.trim().parse::<f64>().ok());
-                return number(2).is_some_and(|d| relative(d, number(0).map(f64::abs)));
+                return number(2).is_some_and(|d| relative(d, parts.first().copied()));
             }
-            number_after("be_within(")
-                .is_some_and(|d| relative(d, number_after(").of(").map(f64::abs)))
+            number_after("be_within(").is_some_and(|d| relative(d, literal_after(").of(")))
         }
         // FluentAssertions' `BeApproximately(343.5, 50)`.
         Language::CSharp => {
@@ -569,7 +745,7 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
                 let args = args.strip_suffix(')').unwrap_or(args);
                 let parts = split_top(args);
                 let number = |i: usize| parts.get(i).and_then(|d| number_in(d));
-                return number(1).is_some_and(|d| relative(d, number(0).map(f64::abs)));
+                return number(1).is_some_and(|d| relative(d, parts.first().copied()));
             }
             false
         }
@@ -577,28 +753,67 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
     }
 }
 
+/// A Go duration written as a product of numbers and `time` units, in seconds
+/// (`24*time.Hour`, `500 * time.Millisecond`).
+fn go_seconds(text: &str) -> Option<f64> {
+    text.split('*').try_fold(1.0, |product, factor| {
+        let factor = factor.trim();
+        let unit = match factor.strip_prefix("time.") {
+            Some("Nanosecond") => 1e-9,
+            Some("Microsecond") => 1e-6,
+            Some("Millisecond") => 1e-3,
+            Some("Second") => 1.0,
+            Some("Minute") => 60.0,
+            Some("Hour") => 3600.0,
+            Some(_) => return None,
+            None => factor.parse::<f64>().ok()?,
+        };
+        Some(product * unit)
+    })
+}
+
 /// A number written as a literal, typed (`7.99m`, `0.5f`, `10L`) or as a decimal
 /// (`new BigDecimal("0.50")`, `BigDecimal.valueOf(5)`).
 fn number_in(text: &str) -> Option<f64> {
+    bare_number(text).replace('_', "").parse().ok()
+}
+
+/// A number's literal without its type or decimal wrapper (`"0.50"` for
+/// `new BigDecimal("0.50")`, `7.99` for `7.99m`).
+fn bare_number(text: &str) -> &str {
     let t = text.trim();
-    let t = ["new BigDecimal(", "BigDecimal.valueOf(", "Decimal("]
+    ["new BigDecimal(", "BigDecimal.valueOf(", "Decimal("]
         .iter()
         .find_map(|p| t.strip_prefix(p).and_then(|r| r.strip_suffix(')')))
         .unwrap_or(t)
         .trim()
         .trim_matches(['"', '\''])
-        .trim_end_matches(['m', 'M', 'f', 'F', 'd', 'D', 'l', 'L']);
-    t.replace('_', "").parse().ok()
+        .trim_end_matches(['m', 'M', 'f', 'F', 'd', 'D', 'l', 'L'])
 }
 
-/// Whether a tolerance is a twentieth or more of the expected value it is about (when
-/// that value is a literal; 1 or more about zero).
-fn relative(tolerance: f64, expected: Option<f64>) -> bool {
-    match expected {
-        Some(e) if e > 0.0 => tolerance >= e / 20.0,
-        Some(_) => tolerance >= 1.0,
-        None => false,
-    }
+/// Whether a tolerance is loose for the expected value it is about, when that value is
+/// a literal: a twentieth or more of it (1 or more about zero), or, for a value written
+/// with at most two decimals (an amount, a count), at least one unit of its last digit,
+/// which the check then no longer tells (`approx(40.48, abs=0.01)`,
+/// `be_within(50).of(2800)`: a whole number is exact to 1). (A value written with
+/// many digits is a float's approximation: `approx(0.22360679, abs=1e-5)`.)
+fn relative(tolerance: f64, expected: Option<&str>) -> bool {
+    let Some(text) = expected else {
+        return false;
+    };
+    let Some(value) = number_in(text).map(f64::abs) else {
+        return false;
+    };
+    let digits = bare_number(text);
+    let unit = if digits.contains(['e', 'E']) {
+        None
+    } else {
+        let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len());
+        (decimals <= 2).then(|| 10f64.powi(-(decimals as i32)))
+    };
+    (value > 0.0 && tolerance >= value / 20.0)
+        || (value == 0.0 && tolerance >= 1.0)
+        || unit.is_some_and(|u| tolerance >= u * (1.0 - 1e-9))
 }
 
 /// Where a literal opened by `quote` at `start` ends (after its closing quote).

@@ -660,3 +660,104 @@ fn order_dropped_needs_the_same_value_checked_without_its_order() {
         "assert.ElementsMatch(t,[]string{\"a\",\"b\"},tags)"
     ));
 }
+
+#[test]
+fn a_tolerance_loose_for_the_literal_it_is_about() {
+    use Language::*;
+    // One unit of the last digit of an amount or a count.
+    assert_eq!(
+        strong(Python, "assert x == pytest.approx(40.48, abs=0.01)"),
+        Strength::Weak
+    );
+    assert_eq!(
+        strong(Ruby, "expect(x).to be_within(50).of(2800)"),
+        Strength::Weak
+    );
+    // Far below it, or a float written with many digits.
+    assert_eq!(
+        strong(Python, "assert x == pytest.approx(40.48, abs=0.001)"),
+        Strength::Equality
+    );
+    assert_eq!(
+        strong(Python, "assert x == pytest.approx(0.22360679, abs=1e-5)"),
+        Strength::Equality
+    );
+    // Go: a time within a second or more.
+    assert_eq!(
+        strong(Go, "assert.WithinDuration(t, a, b, 24*time.Hour)"),
+        Strength::Weak
+    );
+    assert_eq!(go_seconds("500 * time.Millisecond"), Some(0.5));
+    assert_eq!(go_seconds("tolerance"), None);
+}
+
+#[test]
+fn a_value_compared_with_its_own_fallback_is_weak() {
+    use Language::*;
+    assert_eq!(
+        strong(Rust, "assert_eq!(parse(\"2m\").unwrap_or(120), 120)"),
+        Strength::Weak
+    );
+    assert_eq!(
+        strong(Python, "assert d.get(\"k\", 0) == 0"),
+        Strength::Weak
+    );
+    assert_eq!(
+        strong(Python, "assert d.get(\"k\", 0) == 1"),
+        Strength::Equality
+    );
+    assert_eq!(
+        strong(Rust, "assert_eq!(parse(\"2m\").unwrap_or(0), 120)"),
+        Strength::Equality
+    );
+}
+
+#[test]
+fn values_checked_as_one_tuple_or_record_are_split() {
+    use Language::*;
+    let split = |language, text: &str| {
+        let rules = Rules::new(language, None);
+        components(&canonical(text, &rules), &rules)
+    };
+    assert_eq!(
+        split(Python, "assert (a.total, a.discount) == (4048, 450)"),
+        Some(vec![
+            canon(Python, "assert a.total == 4048"),
+            canon(Python, "assert a.discount == 450")
+        ])
+    );
+    // Not of different lengths, not a membership, not one value.
+    assert_eq!(split(Python, "assert (a, b) == (1, 2, 3)"), None);
+    assert_eq!(split(Python, "assert (a, b) in ((1, 2),)"), None);
+    assert_eq!(split(Python, "assert a == (1, 2)"), None);
+    assert_eq!(
+        split(
+            JavaScript,
+            "expect({ n: cart.items.length, s: cart.sum() }).toEqual({ s: 21, n: 2 })"
+        ),
+        Some(vec![
+            canon(JavaScript, "expect(cart.items).toHaveLength(2)"),
+            canon(JavaScript, "expect(cart.sum()).toBe(21)")
+        ])
+    );
+    // The same keys on both sides, or nothing.
+    assert_eq!(
+        split(JavaScript, "expect({ n: a }).toEqual({ n: 1, m: 2 })"),
+        None
+    );
+}
+
+#[test]
+fn python_equality_with_an_equals_sign_before_it() {
+    use Language::Python;
+    for text in [
+        "assert x == pytest.approx(40.48, abs=0.001)",
+        "assert total(items, tax=True) == 107",
+        "assert http.dump_cookie(\"key\", \"xxx=\") == \"key=xxx=\"",
+        "assert http.dump_cookie(\"key\", \"xxx=\") == 'key=\"xxx=\"'",
+    ] {
+        assert_eq!(strong(Python, text), Strength::Equality, "{text}");
+    }
+    assert_eq!(strong(Python, "assert x != 3"), Strength::Weak);
+    assert_eq!(strong(Python, "assert x <= 3"), Strength::Weak);
+}

@@ -592,6 +592,23 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "expect(A).to be true",
     ),
     (Language::Ruby, "expect(A).to eq nil", "expect(A).to be_nil"),
+    // The message of an expected error checked in raise_error's block is its second
+    // argument written apart.
+    (
+        Language::Ruby,
+        "expect{A}.to raise_error(B){|C|expect(C.message).to match(D)}",
+        "expect{A}.to raise_error(B, D)",
+    ),
+    (
+        Language::Ruby,
+        "expect{A}.to raise_error(B){|C|expect(C.message).to eq(D)}",
+        "expect{A}.to raise_error(B, D)",
+    ),
+    (
+        Language::Ruby,
+        "expect{A}.to raise_error(B){|C|expect(C.message).to eq D}",
+        "expect{A}.to raise_error(B, D)",
+    ),
     (Language::Ruby, "expect(A).to be nil", "expect(A).to be_nil"),
     (
         Language::Ruby,

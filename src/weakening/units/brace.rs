@@ -294,8 +294,9 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 head_text.matches("InlineData").count()
                     + head_text.matches("TestCase(").count()
                     + head_text.matches("DataRow").count()
-                    + head_text
-                        .match_indices("[MemberData(")
+                    + ["[MemberData(", "TestCaseSource(", "DynamicData("]
+                        .iter()
+                        .flat_map(|a| head_text.match_indices(a))
                         .map(|(at, m)| member_data_rows(src, head + at + m.len()))
                         .sum::<usize>()
             }
@@ -820,7 +821,8 @@ fn provider_declared(code: &str, name: &str, declares: impl Fn(&str) -> bool) ->
     })
 }
 
-/// xUnit's `[MemberData(nameof(Cases))]` (`at`: after its `(`): the rows `Cases`
+/// xUnit's `[MemberData(nameof(Cases))]`, NUnit's `[TestCaseSource(…)]`, MSTest's
+/// `[DynamicData(…)]` (`at`: after its `(`): the rows `Cases`
 /// holds, a property or field initialised with a collection (`new() { { 1m, "a" }, …
 /// }`, `new TheoryData<…> { … }`, `[ [0, "a"], … ]`) or a method that yields them
 /// (`yield return`); 1 when they cannot be read (or live in another class, `MemberType

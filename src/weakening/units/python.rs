@@ -29,6 +29,38 @@ fn fixture(head: &str) -> bool {
     })
 }
 
+/// Whether a class of this name and bases is collected as a test class: pytest's
+/// `Test…`, or a `unittest.TestCase`.
+fn collected_class(name: &str, bases: &str) -> bool {
+    name.starts_with("Test") || bases.contains("TestCase") || bases.contains("Test)")
+}
+
+/// The names of the file's top-level classes that a test class there inherits from
+/// (`class ParserCases:` with `class ParserTests(ParserCases, unittest.TestCase)`): their
+/// test methods run as the test class's.
+fn inherited_by_tests(code: &str) -> std::collections::HashSet<&str> {
+    let mut out = std::collections::HashSet::new();
+    for line in code.lines() {
+        let Some(rest) = line.strip_prefix("class ") else {
+            continue;
+        };
+        let Some((name, bases)) = rest.split_once('(') else {
+            continue;
+        };
+        let Some((bases, _)) = bases.split_once(')') else {
+            continue;
+        };
+        if collected_class(name.trim(), &format!("({bases})")) {
+            out.extend(
+                bases.split(',').map(str::trim).filter(|b| {
+                    !b.is_empty() && b.chars().all(|c| c.is_alphanumeric() || c == '_')
+                }),
+            );
+        }
+    }
+    out
+}
+
 /// The units of a Python file.
 pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     struct Open {
@@ -39,6 +71,7 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         collected: bool,
     }
     let code = &src.code;
+    let inherited = inherited_by_tests(code);
     let mut stack: Vec<Open> = Vec::new();
     let mut units: Vec<Unit> = Vec::new();
     for m in rules.defs.find_iter(code.as_bytes()) {
@@ -66,9 +99,8 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             let in_function = parent.is_some_and(|p| !p.class);
             let collected = !in_function
                 && parent.is_none_or(|p| p.collected)
-                && (name.starts_with("Test")
-                    || bases.contains("TestCase")
-                    || bases.contains("Test)"));
+                && (collected_class(&name, bases)
+                    || (parent.is_none() && inherited.contains(name.as_str())));
             stack.push(Open {
                 indent,
                 end: block.end,

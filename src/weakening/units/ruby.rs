@@ -38,6 +38,8 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let code = &src.code;
     let mut units = Vec::new();
     let mut suites: Vec<(Range<usize>, String)> = Vec::new();
+    // minitest's `def test_…` methods, with the class they are defined in.
+    let mut methods = Vec::new();
     for m in rules.defs.find_iter(code.as_bytes()) {
         let text = &code[m.start()..m.end()];
         let trimmed = text.trim_start();
@@ -90,6 +92,21 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             if role == Role::Runner {
                 unit.scope = enclosing_indent_block(src, line);
             }
+            if role == Role::Test {
+                // (With its `?` or `!`: `test_select!` is another method.)
+                let rest = &code[at + 3..];
+                let rest = rest.trim_start();
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(rest.len(), |e| {
+                        e + usize::from(rest[e..].starts_with(['?', '!']))
+                    });
+                methods.push((
+                    units.len(),
+                    rest[..end].to_string(),
+                    enclosing_indent_block(src, line),
+                ));
+            }
             units.push(unit);
         } else if RUBY_SUITES.contains(&word) {
             suites.push((block, label()));
@@ -100,6 +117,16 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             let mut unit = new_unit(word.into(), word.into(), Role::Runner, line, block);
             unit.scope = enclosing_indent_block(src, line);
             units.push(unit);
+        }
+    }
+    // A method defined again in its class replaces the earlier one, which no longer
+    // runs.
+    for (k, (i, name, class)) in methods.iter().enumerate() {
+        if let Some((j, _, _)) = methods[k + 1..]
+            .iter()
+            .find(|(_, n, c)| c == class && n == name)
+        {
+            units[*i].shadowed_by = Some(units[*j].line);
         }
     }
     qualify(&mut units, &suites);
