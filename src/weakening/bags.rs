@@ -138,8 +138,12 @@ fn checks_made(key: &str) -> usize {
     } else if key.starts_with("assertThatThrownBy(")
         || key.starts_with("assertThatExceptionOfType(")
     {
-        // AssertJ: `assertThatThrownBy(f).isInstanceOf(E.class).hasMessage("…")`.
-        [".hasMessage", ".withMessage"].iter().any(|m| {
+        // AssertJ: `assertThatThrownBy(f).isInstanceOf(E.class).hasMessage("…")`, the
+        // type and the message (without a type, the message is all it checks).
+        (key.starts_with("assertThatExceptionOfType(")
+            || key.contains(".isInstanceOf(")
+            || key.contains(".isExactlyInstanceOf("))
+            && [".hasMessage", ".withMessage"].iter().any(|m| {
             key.match_indices(m).any(|(at, _)| {
                 key[at + m.len()..]
                     .split_once('(')

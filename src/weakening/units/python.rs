@@ -38,12 +38,27 @@ fn collected_class(name: &str, bases: &str) -> bool {
 /// The names of the file's top-level classes that a test class there inherits from
 /// (`class ParserCases:` with `class ParserTests(ParserCases, unittest.TestCase)`): their
 /// test methods run as the test class's.
+/// (Not from a test class that is decorated or mentions a skip in its body: its
+/// inherited tests may not run.)
 fn inherited_by_tests(code: &str) -> std::collections::HashSet<&str> {
     let mut out = std::collections::HashSet::new();
-    for line in code.lines() {
+    let lines: Vec<&str> = code.lines().collect();
+    for (n, line) in lines.iter().enumerate() {
         let Some(rest) = line.strip_prefix("class ") else {
             continue;
         };
+        let decorated = lines[..n]
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.starts_with('@'));
+        let skipped = lines[n + 1..]
+            .iter()
+            .take_while(|l| l.trim().is_empty() || l.starts_with([' ', '\t']))
+            .any(|l| l.contains("skip") || l.contains("__test__"));
+        if decorated || skipped {
+            continue;
+        }
         let Some((name, bases)) = rest.split_once('(') else {
             continue;
         };
