@@ -144,14 +144,14 @@ fn checks_made(key: &str) -> usize {
             || key.contains(".isInstanceOf(")
             || key.contains(".isExactlyInstanceOf("))
             && [".hasMessage", ".withMessage"].iter().any(|m| {
-            key.match_indices(m).any(|(at, _)| {
-                key[at + m.len()..]
-                    .split_once('(')
-                    .is_some_and(|(name, args)| {
-                        name.chars().all(char::is_alphanumeric) && can_fail(args)
-                    })
+                key.match_indices(m).any(|(at, _)| {
+                    key[at + m.len()..]
+                        .split_once('(')
+                        .is_some_and(|(name, args)| {
+                            name.chars().all(char::is_alphanumeric) && can_fail(args)
+                        })
+                })
             })
-        })
     } else if key.contains(".assertRaisesRegex(") || key.contains(".assertWarnsRegex(") {
         key.split_once("Regex(")
             .and_then(|(_, args)| args.split_once(','))
