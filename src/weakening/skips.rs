@@ -741,8 +741,15 @@ impl Model<'_> {
                     continue;
                 };
                 if exit == "return" {
+                    // (Before the subtest's first check: `if tc.wantErr { return }` after
+                    // the error was checked ends a row whose checks are done.)
                     let head = code[self.block_head(unit, body)..body].trim();
-                    if !(head.contains(".Run(") && head.ends_with("*testing.T)")) {
+                    let checked_before = unit
+                        .checks
+                        .iter()
+                        .any(|&c| (body..if_at).contains(&self.checks[c].span.start));
+                    if !(head.contains(".Run(") && head.ends_with("*testing.T)")) || checked_before
+                    {
                         continue;
                     }
                     match self

@@ -161,7 +161,7 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
                                 rest.starts_with(**op)
                                     && rest[op.len()..].starts_with(['(', '[', '{'])
                                     && i > 0
-                                    && prev == Some(b' ')
+                                    && matches!(prev, Some(b' ' | b')' | b']' | b'}'))
                             })
                         })
                 });

@@ -761,3 +761,16 @@ fn python_equality_with_an_equals_sign_before_it() {
     assert_eq!(strong(Python, "assert x != 3"), Strength::Weak);
     assert_eq!(strong(Python, "assert x <= 3"), Strength::Weak);
 }
+
+#[test]
+fn membership_in_a_literal_is_read_squeezed() {
+    use Language::Python;
+    assert_eq!(
+        strong(Python, "assert rate(code) in (e, 0)"),
+        Strength::Weak
+    );
+    assert_eq!(compared("rate(code)in(e,0)"), vec!["rate(code)", "(e,0)"]);
+    assert_eq!(compared("x in(e,0)"), vec!["x", "(e,0)"]);
+    // Not a name ending in `in`.
+    assert_eq!(compared("join(a,b)"), vec!["join(a,b)"]);
+}
