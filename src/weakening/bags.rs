@@ -250,6 +250,9 @@ fn collect(
                 .collect(),
             _ => vec![(key, strength)],
         };
+        // (A check in a loop counts once per row; after the same check on a value
+        // assigned again before the loop, it is another check too.)
+        let in_loop = model.in_loop(unit, c);
         for (key, strength) in parts {
             // An error check of the test's own setup checks the machine, not the code.
             let setup = model.language == Language::Go
@@ -257,9 +260,6 @@ fn collect(
                     &key,
                     &model.src.code[unit.span.start..model.checks[c].span.start],
                 );
-            // (A check in a loop counts once per row; after the same check on a value
-            // assigned again before the loop, it is another check too.)
-            let in_loop = model.in_loop(unit, c);
             let key = repeats.key(key, model, c, in_loop);
             let mult = if in_loop {
                 *rows.get_or_init(|| model.rows(unit))

@@ -774,3 +774,11 @@ fn membership_in_a_literal_is_read_squeezed() {
     // Not a name ending in `in`.
     assert_eq!(compared("join(a,b)"), vec!["join(a,b)"]);
 }
+
+#[test]
+fn only_an_equality_of_two_tuples_is_split() {
+    let rules = Rules::new(Language::Python, None);
+    assert_eq!(components("assert(a,b)!=(1,2)", &rules), None);
+    assert_eq!(components("assert(a,b)<=(1,2)", &rules), None);
+    assert!(components("assert(a,b)==(1,2)", &rules).is_some());
+}
