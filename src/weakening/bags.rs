@@ -400,7 +400,8 @@ impl Repeats {
         if !(looped && *was_looped)
             && let Some(between) = model.src.code.get(*end..span.start)
             && (checks::reassigns(between, &key)
-                || (model.language == Language::Go && reads_anew(between, &key)))
+                || (model.language == Language::Go && reads_anew(between, &key))
+                || checks::calls_on(&without_checks(model, *end..span.start), &key))
         {
             *generation += 1;
         }
@@ -411,6 +412,22 @@ impl Repeats {
             n => format!("{key} #{n}"),
         }
     }
+}
+
+/// The code of `range` with the checks in it blanked out (newlines kept).
+fn without_checks(model: &Model, range: std::ops::Range<usize>) -> String {
+    let mut code = model.src.code.as_bytes()[range.clone()].to_vec();
+    for check in &model.checks {
+        let span = &check.span;
+        if span.start >= range.start && span.end <= range.end {
+            for b in &mut code[span.start - range.start..span.end - range.start] {
+                if *b != b'\n' {
+                    *b = b' ';
+                }
+            }
+        }
+    }
+    String::from_utf8_lossy(&code).into_owned()
 }
 
 /// Whether `between` gives a Go condition its own statement whose value `key` reads

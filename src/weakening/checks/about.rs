@@ -493,6 +493,24 @@ pub fn reassigns(code: &str, check: &str) -> bool {
     })
 }
 
+/// Whether a statement of `code` (checks left out) calls a method on a value `check`
+/// reads (`v.MergeConfig(src)` between two `Len(t, v.GetStringSlice(k), 4)`): it may
+/// change what the check sees, so the same text after it checks a new state.
+pub fn calls_on(code: &str, check: &str) -> bool {
+    code.lines().any(|line| {
+        let t = line.trim();
+        let call = top_level_assignment(t).map_or(t, |eq| t[eq + 1..].trim_start());
+        let call = call.strip_prefix("await ").unwrap_or(call);
+        let chain = call
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.'))
+            .filter(|&end| call[end..].starts_with('('))
+            .map(|end| &call[..end]);
+        chain
+            .and_then(|chain| chain.rsplit_once('.'))
+            .is_some_and(|(receiver, _)| !error_like(receiver) && reads_from(check, receiver))
+    })
+}
+
 /// The `=` of a statement that assigns (not `==`, `=>`, `=~`, `<=`, `>=`, `!=`), at the
 /// top level of a line.
 pub(super) fn top_level_assignment(line: &str) -> Option<usize> {
@@ -568,6 +586,18 @@ pub(in crate::weakening) fn has_text_literal(text: &str) -> bool {
 }
 
 /// Whether `name` occurs in `text` as a whole word.
+/// Whether `check` reads something of `value` (`value.x`, `value[k]`) past its own
+/// callee (`self.assertEqual(self.cache.size(), 1)` reads `self.cache`).
+fn reads_from(check: &str, value: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    !value.is_empty()
+        && check.match_indices(value).any(|(at, _)| {
+            at > 0
+                && !check[..at].ends_with(|c: char| word(c) || c == '.')
+                && check[at + value.len()..].starts_with(['.', '['])
+        })
+}
+
 pub(in crate::weakening) fn mentions(text: &str, name: &str) -> bool {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
     text.match_indices(name)
