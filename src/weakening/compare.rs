@@ -722,6 +722,22 @@ pub(super) fn compare_bags(
                 Some((*l, *g, "the order is no longer checked"))
             } else if code.is_some_and(|c| checks::bound_widened_derived(&l.key, &g.key, c)) {
                 Some((*l, *g, "the same quantity, and the bound lets more through"))
+            } else if l.strength == Strength::Equality
+                && checks::part_for_whole(&l.key, &g.key).is_some_and(|(value, fields)| {
+                    let mut parts: Vec<&str> = after
+                        .iter()
+                        .filter(|a| checks::checks_part_of(&a.key, value))
+                        .map(|a| unrepeated(&a.key))
+                        .collect();
+                    parts.dedup();
+                    parts.len() < fields && !known(&new_keys, l)
+                })
+            {
+                Some((*l, *g, "only a part of it is checked now"))
+            } else if let Some(why) = checks::loosened_in_place(&l.key, &g.key)
+                && l.strength != Strength::Void
+            {
+                Some((*l, *g, why))
             } else {
                 None
             }

@@ -521,7 +521,21 @@ impl<'a> Model<'a> {
             // statement of a callback that check takes (`assert.rejects(fn, (err) => {`
             // then `assert.equal(err.name, …)` on a line of its own): a check of its own.
             let nested = start < outer.end;
-            if nested && !(at_line_start(code, start) && outer.runs_own_check_at(code, start)) {
+            // (A statement may start at the check's receiver: `softly.assertThat(…)` in
+            // `assertSoftly(softly -> {…})`. And JUnit's `assertAll(() -> assertEquals(…),
+            // …)` runs each lambda's check.)
+            let statement_start = match code[..start].last() {
+                Some(b'.') => receiver_start(code, start - 1, outer.start),
+                _ => start,
+            };
+            let grouped_lambda = nested
+                && self.language == Language::Java
+                && code[outer.start..].starts_with(b"assertAll")
+                && code[..start].trim_ascii_end().ends_with(b"->");
+            if nested
+                && !grouped_lambda
+                && !(at_line_start(code, statement_start) && outer.runs_own_check_at(code, start))
+            {
                 // An expected error in another check's arguments (`assertEquals("m",
                 // assertThrows(E.class, f).getMessage())`) fails by itself when nothing
                 // is thrown: a check of its own, and the outer check no group.

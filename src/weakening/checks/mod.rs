@@ -619,10 +619,32 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     {
         return Strength::Weak;
     }
-    // A matcher named but not called (`expect(x).toBeTruthy`) never runs.
+    // A matcher named but not called (`expect(x).toBeTruthy`) never runs. (chai's
+    // `expect(x).to.be.true` is a property that does run.)
     if rules.language == Language::JavaScript
         && key.starts_with("expect")
         && key.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+        && key.rsplit('.').next().is_some_and(|last| {
+            last.strip_prefix("to")
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+        })
+    {
+        return Strength::Void;
+    }
+    // A Testing Library `queryBy…` answers `null`, never `undefined`, and `queryAllBy…`
+    // an array: said to be defined, it always is.
+    if rules.language == Language::JavaScript
+        && (key.contains("queryBy") || key.contains("queryAllBy"))
+        && [").not.toBeUndefined()", ").toBeDefined()"]
+            .iter()
+            .any(|end| key.ends_with(end))
+    {
+        return Strength::Void;
+    }
+    // `assert (x > 0 for x in xs)`: a generator object is always true.
+    if rules.language == Language::Python
+        && let Some(expr) = key.strip_prefix("assert ")
+        && top_level_generator(expr)
     {
         return Strength::Void;
     }
@@ -655,6 +677,31 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
         }
     }
     Strength::Other
+}
+
+/// Whether a Python expression is a bare generator (`x > 0 for x in xs`).
+fn top_level_generator(expr: &str) -> bool {
+    let mut depth = 0i32;
+    let b = expr.as_bytes();
+    let mut quote: Option<u8> = None;
+    for (i, &c) in b.iter().enumerate() {
+        if let Some(q) = quote {
+            if c == q && b[i - 1] != b'\\' {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => quote = Some(c),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b' ' if depth == 0 && expr[i..].starts_with(" for ") => {
+                return expr[i + 5..].contains(" in ") && !expr[..i].contains(" if ");
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Whether a numeric tolerance makes an equality check loose: `pytest.approx(x, rel=1)`,
@@ -750,7 +797,11 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
                 let number = |i: usize| parts.get(i).and_then(|d| d.trim().parse::<f64>().ok());
                 return number(2).is_some_and(|d| relative(d, parts.first().copied()));
             }
-            number_after("be_within(").is_some_and(|d| relative(d, literal_after(").of(")))
+            number_after("be_within(").is_some_and(|d| {
+                relative(d, literal_after(").of("))
+                    // (A time within a minute or more: `be_within(1.day).of(Time.current)`.)
+                    || ruby_seconds(key, "be_within(").is_some_and(|s| s * d >= 60.0)
+            })
         }
         // FluentAssertions' `BeApproximately(343.5, 50)`.
         Language::CSharp => {
@@ -765,6 +816,28 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// The unit, in seconds, of a Ruby duration written right after `marker`
+/// (`be_within(1.day)`: 86400).
+fn ruby_seconds(key: &str, marker: &str) -> Option<f64> {
+    let at = key.find(marker)? + marker.len();
+    let rest = &key[at..];
+    let dot = rest.find('.')?;
+    let unit: String = rest[dot + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect();
+    Some(match unit.trim_end_matches('s') {
+        "second" => 1.0,
+        "minute" => 60.0,
+        "hour" => 3600.0,
+        "day" => 86400.0,
+        "week" => 604800.0,
+        "month" => 2_592_000.0,
+        "year" => 31_536_000.0,
+        _ => return None,
+    })
 }
 
 /// A Go duration written as a product of numbers and `time` units, in seconds
