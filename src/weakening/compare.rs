@@ -684,6 +684,11 @@ pub(super) fn compare_bags(
                         cond.trim().strip_suffix(')').unwrap_or(cond)
                     )
                 });
+            let why = if why.is_empty() && now.key.starts_with(super::model::NOT_AWAITED) {
+                ": nothing waits for it now, so it may run after the test has passed".to_string()
+            } else {
+                why
+            };
             out.push(finding(
                 file.path,
                 FindingKind::AssertionLoosened,

@@ -114,7 +114,7 @@ pub enum CheckKind {
 const EXPECT_ERROR: &str = "@ts-expect-error";
 
 /// The mark of a promise check nothing waits for: it settles after the test has passed.
-const NOT_AWAITED: &str = "(not awaited)";
+pub(super) const NOT_AWAITED: &str = "(not awaited)";
 
 /// The mark of a check under a condition on its own value ([`Model::guard_of`]): it
 /// runs only when the value already looks right.
@@ -1489,7 +1489,7 @@ impl<'a> Model<'a> {
             .iter()
             .any(|c| key.contains(c) || after.starts_with(c.trim_end_matches('(').as_bytes()));
         if !promise || handed_on {
-            return false;
+            return self.in_floating_wait_for(check);
         }
         let line_start = self.src.line_start(check.line);
         let from = check.receiver.min(check.span.start).max(line_start);
@@ -1497,6 +1497,67 @@ impl<'a> Model<'a> {
         // (`await`, `return`, an arrow's body, an argument, a bound value: waited for, or
         // handed on to something that may wait.)
         before.is_empty() || before.ends_with(';') || before.ends_with('{')
+    }
+
+    /// Whether a check sits in the callback of a Testing Library `waitFor(…)` that is
+    /// neither awaited nor returned: it retries after the test has ended.
+    fn in_floating_wait_for(&self, check: &Check) -> bool {
+        // (Looked for in the check's own unit only: a file has many checks.)
+        let Some(unit) = self.unit_at(check.span.start) else {
+            return false;
+        };
+        let from = self.units[unit].span.start;
+        let code = &self.src.code[..check.span.start];
+        let window = &code[from..];
+        if !window.contains("waitFor(") && !window.contains(".then(") {
+            return false;
+        }
+        let code = &self.src.code;
+        let floating = |at: usize| {
+            let before = code[self.src.line_start(self.src.line_of(at))..at].trim();
+            before.is_empty() || before.ends_with(';') || before.ends_with('{')
+        };
+        let inside = |at: usize, name: &str| self.src.close_of(at + name.len()) > check.span.start;
+        if let Some(at) = code[from..check.span.start]
+            .rfind("waitFor(")
+            .map(|i| from + i)
+            && inside(at, "waitFor")
+        {
+            return floating(at);
+        }
+        // A promise chain's `.then((res) => { expect(…) })` (supertest's
+        // `request(app).get(…).then(…)`) neither returned nor awaited nor handed a
+        // `done`: mocha and jest end the test before it runs.
+        let Some(then) = code[from..check.span.start]
+            .rfind(".then(")
+            .map(|i| from + i)
+        else {
+            return false;
+        };
+        if !inside(then, ".then") {
+            return false;
+        }
+        // (The chain's first line: back over lines that continue it, `.get(…)`.)
+        let mut line = self.src.line_of(then);
+        if !self.src.line_text(line).trim_start().starts_with('.') {
+            return false;
+        }
+        while line > 0 && self.src.line_text(line).trim_start().starts_with('.') {
+            line -= 1;
+        }
+        let first = self.src.line_text(line).trim_start();
+        let start = self.src.line_start(line) + (self.src.line_text(line).len() - first.len());
+        let chain = &code[start..self.src.close_of(then + ".then".len()).min(code.len())];
+        first.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !["return", "await", "const ", "let ", "var ", "yield"]
+                .iter()
+                .any(|w| first.starts_with(w))
+            && !first.contains(" = ")
+            && !chain.contains("done")
+            // (A statement of its own: not an arrow's expression body, `() =>` before
+            // it, which returns it.)
+            && code[..start].trim_end().ends_with(['{', ';', '}'])
+            && floating(start)
     }
 
     /// The condition of the `if` whose block holds `pos` (Go's `if got != want {`).

@@ -1260,10 +1260,14 @@ impl Model<'_> {
                     .any(|w| before.contains(w)))
                 || before.ends_with("?:"))
             && self.reads_env(before);
+        // Kotlin's `val r = runCatching { f() }.getOrNull() ?: return`: when the value
+        // is missing the test ends, passing.
+        let elvis = self.language == Language::Java && before.ends_with("?:");
         let guard = ["if (", "if(", "while (", "while("]
             .iter()
             .any(|h| head.starts_with(h))
-            || kotlin_let;
+            || kotlin_let
+            || elvis;
         // (`if (in == null) { fail("missing"); return; }`: it fails, it skips nothing;
         // not a check that passes, `assertTrue(true); return;`.)
         let fails_first = self.has_check_in(start..at)

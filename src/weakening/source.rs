@@ -460,10 +460,36 @@ pub(super) fn go_table_rows(
             .iter()
             .take_while(|&&b| is_word(b))
             .count();
+        // `range tests[:2] {`: only a slice of the table's rows runs.
+        let slice = (name_len > 0)
+            .then(|| function[start + name_len..].strip_prefix(b"["))
+            .flatten()
+            .and_then(|rest| {
+                let close = rest.iter().position(|&b| b == b']')?;
+                let (lo, hi) = std::str::from_utf8(&rest[..close]).ok()?.split_once(':')?;
+                let bound = |t: &str| -> Option<Option<usize>> {
+                    let t = t.trim();
+                    if t.is_empty() {
+                        Some(None)
+                    } else {
+                        t.parse().ok().map(Some)
+                    }
+                };
+                let (lo, hi) = (bound(lo)?, bound(hi)?);
+                rest[close + 1..]
+                    .trim_ascii_start()
+                    .starts_with(b"{")
+                    .then_some((lo.unwrap_or(0), hi, close + 2))
+            });
+        let sliced = |rows: usize| match slice {
+            Some((lo, hi, _)) => hi.unwrap_or(rows).min(rows).saturating_sub(lo),
+            None => rows,
+        };
         let (literal, body_open) = if name_len > 0
-            && function[start + name_len..]
-                .trim_ascii_start()
-                .starts_with(b"{")
+            && (slice.is_some()
+                || function[start + name_len..]
+                    .trim_ascii_start()
+                    .starts_with(b"{"))
         {
             // `range tests {`: the table is assigned in the function.
             let name = &function[start..start + name_len];
@@ -493,7 +519,7 @@ pub(super) fn go_table_rows(
         if rows_only && !rows_of_structs(group) {
             return None;
         }
-        return Some(elements(group));
+        return Some(sliced(elements(group)));
     }
     None
 }

@@ -130,9 +130,49 @@ impl Model<'_> {
         }
         match self.language {
             Language::Python | Language::Ruby => self.indented_handlers(),
-            Language::Rust | Language::Go => Vec::new(),
+            Language::Go => self.go_recovers(),
+            Language::Rust => Vec::new(),
             _ => self.braced_handlers(),
         }
+    }
+
+    /// Go's `defer func() { recover() … }()` whose block neither fails the test nor
+    /// panics again: a panic of the code under test then ends the test passing.
+    fn go_recovers(&self) -> Vec<Skip> {
+        let code = &self.src.code;
+        let mut out = Vec::new();
+        for (at, _) in code.match_indices("recover()") {
+            let Some(open) = self.src.enclosing_brace(at) else {
+                continue;
+            };
+            let head_start = self.src.line_start(self.src.line_of(open));
+            if !code[head_start..open].contains("defer func") {
+                continue;
+            }
+            let close = self.src.close_of(open).min(code.len());
+            let block = &code[open..close];
+            let fails = [
+                "t.Fatal", "t.Error", "t.Fail", "panic(", "assert.", "require.", "Fatalf", "Errorf",
+            ]
+            .iter()
+            .any(|w| block.contains(w));
+            // (The idiom of a test that expects a panic: `defer func() { recover() }()`,
+            // the call, then a failure at the test's own level, reached only when the
+            // call did not panic.)
+            let body = self.src.enclosing_brace(head_start);
+            let after = body.is_some_and(|body| {
+                let end = self.src.close_of(body).min(code.len());
+                ["t.Error", "t.Fatal", "t.Fail"].iter().any(|w| {
+                    code[close.min(end)..end]
+                        .match_indices(w)
+                        .any(|(i, _)| self.src.enclosing_brace(close + i) == Some(body))
+                })
+            });
+            if !fails && !after {
+                out.push(self.swallow(head_start, "defer func() { recover() }"));
+            }
+        }
+        out
     }
 
     fn swallow(&self, pos: usize, head: &str) -> Skip {

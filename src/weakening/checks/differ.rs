@@ -841,6 +841,15 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
                     .trim_end_matches('$')
                     .to_string()
             };
+            // (An exact text made a pattern: `output("name count\n")` → `output(/alpha/)`,
+            // `raise_error(E, "m")` → `raise_error(E, /m/)`.)
+            let exact_text = ["output(", "raise_error(", "assert_output(", "must_output("]
+                .iter()
+                .any(|c| old[..a[i].0.start].contains(c));
+            let anchored = now.starts_with("/\\A") || now.starts_with("/^");
+            if exact_text && was.starts_with(['"', '\'']) && now.starts_with('/') && !anchored {
+                return Some("a pattern now stands for the exact text");
+            }
             let (was_in, now_in) = (inner(was), inner(now));
             let searching = pattern || SEARCHES.iter().any(|s| old[..a[i].0.start].contains(s));
             // (Not a message's final punctuation going with the code's: `'UNKNOWN'.` →
