@@ -90,12 +90,15 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 src.close_of(open)
             };
             if trimmed.contains("each") {
+                // (A tagged template table, read raw, the lexer blanks its text: its
+                // rows, under a header row.)
                 cases = if b[open] == b'`' {
-                    code[open..group_end]
+                    String::from_utf8_lossy(&src.raw[open..group_end.min(src.raw.len())])
                         .lines()
-                        .filter(|l| !l.trim().is_empty())
+                        .map(|l| l.trim().trim_matches('`').trim())
+                        .filter(|l| !l.is_empty())
                         .count()
-                        .saturating_sub(2)
+                        .saturating_sub(1)
                         .max(1)
                 } else {
                     list_len(b, open + 1).max(1)
