@@ -729,11 +729,17 @@ pub(super) fn compare_bags(
                 Some((*l, *g, "the same quantity, and the bound lets more through"))
             } else if l.strength == Strength::Equality
                 && checks::part_for_whole(&l.key, &g.key).is_some_and(|(value, fields)| {
+                    // (Exact checks of different parts: one part checked again and again,
+                    // or loosely, is not the whole.)
                     let mut parts: Vec<&str> = after
                         .iter()
-                        .filter(|a| checks::checks_part_of(&a.key, value))
+                        .filter(|a| {
+                            a.strength == Strength::Equality
+                                && checks::checks_part_of(&a.key, value)
+                        })
                         .map(|a| unrepeated(&a.key))
                         .collect();
+                    parts.sort_unstable();
                     parts.dedup();
                     parts.len() < fields && !known(&new_keys, l)
                 })

@@ -918,15 +918,7 @@ pub fn part_for_whole<'k>(old: &'k str, new: &str) -> Option<(&'k str, usize)> {
     if value.is_empty() || literal(value) {
         return None;
     }
-    let part = |p: &str| {
-        p.len() > value.len()
-            && (p
-                .strip_prefix(value)
-                .is_some_and(|rest| rest.starts_with(['.', '[']))
-                || p.contains(&format!(" in {value}"))
-                || p.contains(&format!(" of {value}")))
-    };
-    sides_of(new).iter().any(|p| part(p)).then_some((value, n))
+    checks_part_of(new, value).then_some((value, n))
 }
 
 /// The operands of a check (`subjects`), also of a squeezed `assert[…]==x`.

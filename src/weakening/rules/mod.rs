@@ -375,6 +375,13 @@ pub const TAUTOLOGIES: &[(Language, &str)] = &[
     (Language::JavaScript, "expect(A).toEqual(A)"),
     (Language::JavaScript, "expect(A).toStrictEqual(A)"),
     (Language::JavaScript, "expect(true).toBeTruthy()"),
+    // (chai: a property assertion on a constant.)
+    (Language::JavaScript, "expect(true).to.be.true"),
+    (Language::JavaScript, "expect(true).to.be.ok"),
+    (Language::JavaScript, "expect(false).to.be.false"),
+    (Language::JavaScript, "expect(A).to.equal(A)"),
+    (Language::JavaScript, "expect(A).to.eql(A)"),
+    (Language::JavaScript, "expect(A).to.deep.equal(A)"),
     (Language::JavaScript, "assert.ok(true)"),
     (Language::JavaScript, "assert.equal(A, A)"),
     (Language::JavaScript, "assert.strictEqual(A, A)"),
