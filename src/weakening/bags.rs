@@ -417,9 +417,14 @@ impl Repeats {
 /// The code of `range` with the checks in it blanked out (newlines kept).
 fn without_checks(model: &Model, range: std::ops::Range<usize>) -> String {
     let mut code = model.src.code.as_bytes()[range.clone()].to_vec();
-    for check in &model.checks {
+    // (Checks are in order of position: only those from the range's start are read.)
+    let first = model.checks.partition_point(|c| c.span.start < range.start);
+    for check in model.checks[first..]
+        .iter()
+        .take_while(|c| c.span.start < range.end)
+    {
         let span = &check.span;
-        if span.start >= range.start && span.end <= range.end {
+        if span.end <= range.end {
             for b in &mut code[span.start - range.start..span.end - range.start] {
                 if *b != b'\n' {
                     *b = b' ';

@@ -523,22 +523,14 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
 /// `??`, `||` or ` or `.
 fn fallback(side: &str) -> Option<&str> {
     let bytes = side.as_bytes();
-    let mut depth = 0i32;
-    let mut last_op = None;
-    for (i, &c) in bytes.iter().enumerate() {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            _ if depth == 0 => {
-                for op in ["??", "||", " or "] {
-                    if bytes[i..].starts_with(op.as_bytes()) {
-                        last_op = Some(i + op.len());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    let last_op = top_level(side)
+        .filter_map(|i| {
+            ["??", "||", " or "]
+                .iter()
+                .find(|op| bytes[i..].starts_with(op.as_bytes()))
+                .map(|op| i + op.len())
+        })
+        .last();
     if let Some(at) = last_op {
         return Some(side[at..].trim()).filter(|f| !f.is_empty());
     }
@@ -681,27 +673,31 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
 
 /// Whether a Python expression is a bare generator (`x > 0 for x in xs`).
 fn top_level_generator(expr: &str) -> bool {
-    let mut depth = 0i32;
-    let b = expr.as_bytes();
-    let mut quote: Option<u8> = None;
-    for (i, &c) in b.iter().enumerate() {
+    top_level(expr)
+        .find(|&i| expr[i..].starts_with(" for "))
+        .is_some_and(|i| expr[i + 5..].contains(" in ") && !expr[..i].contains(" if "))
+}
+
+/// The byte offsets of `text` outside any bracket and string literal.
+fn top_level(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let b = text.as_bytes();
+    let (mut depth, mut quote) = (0i32, None::<u8>);
+    (0..b.len()).filter(move |&i| {
+        let c = b[i];
         if let Some(q) = quote {
             if c == q && b[i - 1] != b'\\' {
                 quote = None;
             }
-            continue;
+            return false;
         }
         match c {
-            b'"' | b'\'' => quote = Some(c),
+            b'"' | b'\'' | b'`' => quote = Some(c),
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b' ' if depth == 0 && expr[i..].starts_with(" for ") => {
-                return expr[i + 5..].contains(" in ") && !expr[..i].contains(" if ");
-            }
-            _ => {}
+            _ => return depth == 0,
         }
-    }
-    false
+        false
+    })
 }
 
 /// Whether a numeric tolerance makes an equality check loose: `pytest.approx(x, rel=1)`,
