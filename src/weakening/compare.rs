@@ -45,6 +45,12 @@ fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Un
 
 /// Whether a check at `old_line` and one at `new_line` sit in blocks opened by the
 /// same header (`} else {`, `if tt.wantErr {`), read in brace languages only.
+/// Whether a gained check is about what a lost one was about, read as written or
+/// through the names each test assigned (`let s = m.to_string()`).
+fn stands_for(lost: &Item, gained: &Item) -> bool {
+    checks::related(&lost.key, &gained.key) || checks::related_subjects(&lost.parts, &gained.parts)
+}
+
 fn same_branch(old: &Model, old_line: usize, new: &Model, new_line: usize) -> bool {
     let header = |m: &Model, line: usize| -> Option<String> {
         let text = m.src.line_text(line);
@@ -101,6 +107,24 @@ pub(super) fn compare_pair(
             format!(
                 "`{}`: {} cases before, {} after",
                 nu.name, ou.cases, nu.cases
+            ),
+            Some(&nu.name),
+        ));
+    }
+    // Rows cut from the table the test loops over (`for s in ["1h", "90m", "45s"]` →
+    // `["1h"]`, `self.CASES` → `self.CASES[:2]`): fewer inputs reach the same checks.
+    if nu.cases == ou.cases
+        && let (Some(was), Some(now)) = (old.looped_rows(ou), new.looped_rows(nu))
+        && now < was
+        && !rows_moved(read, n, old, ou, new, nu)
+    {
+        out.push(finding(
+            nf.path,
+            FindingKind::TestRemoved,
+            Some(nu.line),
+            format!(
+                "`{}`: the table it loops over has {was} rows before, {now} after",
+                nu.name
             ),
             Some(&nu.name),
         ));
@@ -629,7 +653,7 @@ pub(super) fn compare_bags(
         .filter(|g| matches!(g.strength, Strength::Weak | Strength::Void))
         .filter(|g| {
             lost.iter()
-                .any(|l| l.strength == Strength::Equality && checks::related(&l.key, &g.key))
+                .any(|l| l.strength == Strength::Equality && stands_for(l, g))
         })
         .copied()
         .collect();
@@ -669,7 +693,7 @@ pub(super) fn compare_bags(
             .copied();
         let was = now.and_then(|now| {
             lost.iter()
-                .find(|l| l.strength == Strength::Equality && checks::related(&l.key, &now.key))
+                .find(|l| l.strength == Strength::Equality && stands_for(l, now))
                 .or(lost.first())
                 .copied()
         });

@@ -23,6 +23,7 @@ pub mod checks;
 mod compare;
 mod gates;
 mod guards;
+mod knobs;
 pub mod lexer;
 mod matching;
 pub mod model;
@@ -33,6 +34,7 @@ mod skips;
 mod source;
 mod stubs;
 mod swallow;
+mod tables;
 mod units;
 
 use std::borrow::Cow;

@@ -843,6 +843,12 @@ impl<'a> Model<'a> {
 
     /// Whether `pos` sits inside a loop of its unit.
     pub fn in_loop_at(&self, unit: &Unit, pos: usize) -> bool {
+        self.loop_header_at(unit, pos).is_some()
+    }
+
+    /// The header of the innermost loop of its unit that `pos` sits in (`for s in
+    /// [...]:`, `for _, tt := range tests {`, `cases.forEach(`), up to its block.
+    pub(super) fn loop_header_at(&self, unit: &Unit, pos: usize) -> Option<Range<usize>> {
         let line = self.src.line_of(pos);
         if self.language.indented() {
             let mut indent = self.src.indent(line).unwrap_or(0);
@@ -854,12 +860,12 @@ impl<'a> Model<'a> {
                 if i < indent {
                     let t = self.src.line_text(l).trim_start();
                     if t.starts_with("for ") || t.starts_with("while ") || t.contains(".each") {
-                        return true;
+                        return Some(self.src.line_start(l)..self.src.line_end(l));
                     }
                     indent = i;
                 }
             }
-            false
+            None
         } else {
             let mut at = pos;
             while let Some(open) = self.src.enclosing_brace(at) {
@@ -898,11 +904,11 @@ impl<'a> Model<'a> {
                         && header.contains("testing.")
                         && named_subtests(&self.src.raw[self.src.line_start(header_line)..open]) == 0)
                 {
-                    return true;
+                    return Some(self.src.line_start(header_line)..open);
                 }
                 at = open;
             }
-            false
+            None
         }
     }
 
@@ -1539,9 +1545,6 @@ impl<'a> Model<'a> {
         }
         // (The chain's first line: back over lines that continue it, `.get(…)`.)
         let mut line = self.src.line_of(then);
-        if !self.src.line_text(line).trim_start().starts_with('.') {
-            return false;
-        }
         while line > 0 && self.src.line_text(line).trim_start().starts_with('.') {
             line -= 1;
         }

@@ -283,7 +283,10 @@ impl Model<'_> {
             }
             return;
         }
-        let governed: Option<Range<usize>> = match self.unit_at(pos) {
+        // minitest's `def self.runnable_methods` override chooses the class's tests: it
+        // governs the class it is defined in, not its own body.
+        let selector = self.language == Language::Ruby && self.src.code[pos..].starts_with("def");
+        let governed: Option<Range<usize>> = match self.unit_at(pos).filter(|_| !selector) {
             Some(u) if self.units[u].role != Role::Runner => {
                 self.units[u].skips.push(index);
                 return;

@@ -147,6 +147,40 @@ fn imported_names<'t>(text: &'t str, path: &str) -> Vec<&'t str> {
     out
 }
 
+/// The name a JavaScript file imports a module's namespace under: `import * as ns
+/// from 'path'`, `const ns = require('path')`.
+fn namespace_import<'t>(text: &'t str, path: &str) -> Option<&'t str> {
+    for quote in ['"', '\'', '`'] {
+        let quoted = format!("{quote}{path}{quote}");
+        for (at, _) in text.match_indices(&quoted) {
+            let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let head = text[line..at].trim();
+            let Some(name) = head
+                .strip_prefix("import * as ")
+                .and_then(|r| r.strip_suffix("from"))
+                .or_else(|| {
+                    ["const ", "let ", "var "]
+                        .iter()
+                        .find_map(|w| head.strip_prefix(w))
+                        .and_then(|r| r.strip_suffix("require("))
+                        .and_then(|r| r.trim_end().strip_suffix('='))
+                })
+                .map(str::trim)
+            else {
+                continue;
+            };
+            if !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            {
+                return Some(name);
+            }
+        }
+    }
+    None
+}
+
 /// Whether an RSpec check asks `owner` the predicate `name` through its matcher
 /// (`expect(order).not_to be_valid` asks `order.valid?`).
 fn predicate_matcher(text: &str, name: &str, owner: &str) -> bool {
@@ -221,7 +255,38 @@ impl Model<'_> {
                     .collect(),
                 None => imported,
             };
-            if replaced.is_empty() {
+            // `import * as pricing from './pricing'`: checks call `pricing.vat(…)`; a
+            // factory replaces the names it lists, an automock every one.
+            let namespace = namespace_import(&text, path);
+            let listed: Vec<&str> = match (namespace, args.get(1)) {
+                (Some(_), Some(factory)) => factory
+                    .match_indices([':', '('])
+                    .filter_map(|(at, _)| {
+                        let head = factory[..at].trim_end();
+                        let start = head
+                            .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                            .map_or(0, |i| i + 1);
+                        let name = &head[start..];
+                        (!name.is_empty() && !head[..start].ends_with('.')).then_some(name)
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let through_namespace = |text: &str| {
+                namespace.is_some_and(|ns| {
+                    text.match_indices(&format!("{ns}.")).any(|(at, _)| {
+                        let before = text[..at].chars().next_back();
+                        let rest = &text[at + ns.len() + 1..];
+                        let name_len = rest
+                            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                            .unwrap_or(rest.len());
+                        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                            && rest[name_len..].trim_start().starts_with('(')
+                            && (args.len() < 2 || listed.contains(&&rest[..name_len]))
+                    })
+                })
+            };
+            if replaced.is_empty() && namespace.is_none() {
                 continue;
             }
             let line = self.src.line_of(m.start());
@@ -237,6 +302,7 @@ impl Model<'_> {
                         replaced
                             .iter()
                             .any(|n| calls(&text, n, "", true, self.language))
+                            || through_namespace(&text)
                     });
                 if let Some(check) = first {
                     out.push(Skip {

@@ -131,7 +131,7 @@ impl Model<'_> {
         match self.language {
             Language::Python | Language::Ruby => self.indented_handlers(),
             Language::Go => self.go_recovers(),
-            Language::Rust => Vec::new(),
+            Language::Rust => self.rust_swallows(),
             _ => self.braced_handlers(),
         }
     }
@@ -173,6 +173,96 @@ impl Model<'_> {
             }
         }
         out
+    }
+
+    /// Rust: `let _ = catch_unwind(|| { … })` (or the call as a statement), whose
+    /// panics nobody looks at; and a `match` whose `Err(…) =>` arm lets the error go
+    /// (`{}`, `()`, a log line) while another arm holds the checks: an error of the
+    /// code under test then ends the test passing.
+    fn rust_swallows(&self) -> Vec<Skip> {
+        let code = &self.src.code;
+        let mut out = Vec::new();
+        for (at, _) in code.match_indices("catch_unwind(") {
+            let open = at + "catch_unwind".len();
+            let end = self.src.close_of(open).min(code.len());
+            if !self.has_check_in(open..end) {
+                continue;
+            }
+            let line_start = self.src.line_start(self.src.line_of(at));
+            let lead = code[line_start..at].trim();
+            let lead = lead
+                .trim_end_matches("std::panic::")
+                .trim_end_matches("panic::")
+                .trim();
+            let discarded = lead.is_empty()
+                || lead.strip_prefix("let _").is_some_and(|r| {
+                    r.trim_start().starts_with('=')
+                        || r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                            && r.trim_end().ends_with('=')
+                            && !self.result_checked(r, end)
+                });
+            let after = code[end..].trim_start();
+            if discarded && (after.starts_with(';') || after.starts_with(".ok()")) {
+                out.push(self.swallow(at, "catch_unwind(…)"));
+            }
+        }
+        for (at, _) in code.match_indices("Err(") {
+            let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':';
+            if code[..at].ends_with(word) {
+                continue;
+            }
+            let close = self.src.close_of(at + 3).min(code.len());
+            let Some(arm) = code[close..].trim_start().strip_prefix("=>") else {
+                continue;
+            };
+            let arm = arm.trim_start();
+            let body_at = code.len() - arm.len();
+            let body = if arm.starts_with('{') {
+                &code[body_at..self.src.close_of(body_at).min(code.len())]
+            } else {
+                arm.split([',', '\n']).next().unwrap_or("")
+            };
+            let inner = body
+                .trim()
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .trim();
+            let lets_go = inner.is_empty()
+                || inner == "()"
+                || inner.trim_end_matches(';').trim() == "return"
+                || inner
+                    .split(';')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .all(is_logging);
+            // The `match` it is an arm of, with a check in another arm.
+            let Some(open) = self.src.enclosing_brace(at) else {
+                continue;
+            };
+            let head = &code[self.src.line_start(self.src.line_of(open))..open];
+            if lets_go
+                && head.trim_start().starts_with("match ")
+                && self.has_check_in(open..self.src.close_of(open).min(code.len()))
+            {
+                out.push(self.swallow(at, &format!("Err(…) => {}", inner.trim_end_matches(';'))));
+            }
+        }
+        out
+    }
+
+    /// Whether the name bound by `let name =` (`rest` after `let _`) is read by a check
+    /// after `from`: `let _r = catch_unwind(…); assert!(_r.is_err())`.
+    fn result_checked(&self, rest: &str, from: usize) -> bool {
+        let name: String = std::iter::once('_')
+            .chain(
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_'),
+            )
+            .collect();
+        self.checks
+            .iter()
+            .filter(|c| c.span.start >= from)
+            .any(|c| checks::mentions(&self.src.code[c.span.clone()], &name))
     }
 
     fn swallow(&self, pos: usize, head: &str) -> Skip {

@@ -89,6 +89,15 @@ pub fn subjects(key: &str) -> Vec<&str> {
     {
         return vec![&key[..dot]];
     }
+    // Moq's `mailer.Verify(m => m.Send(…), Times.Once())` is about the mock.
+    if let Some(dot) = key.find(".Verify(")
+        && dot > 0
+        && key[..dot]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.'))
+    {
+        return vec![&key[..dot]];
+    }
     fn operands(text: &str) -> Vec<&str> {
         let mut out = Vec::new();
         for part in split_top(text) {
@@ -307,10 +316,16 @@ pub(super) fn constant(value: &str) -> bool {
 /// (`x` and `x.len()`): only then can a weaker check stand in for a lost exact one.
 /// Checks whose subject cannot be read are taken as related.
 pub fn related(a: &str, b: &str) -> bool {
+    related_subjects(&subjects(a), &subjects(b))
+}
+
+/// [`related`] on subjects already read (and perhaps resolved through a test's local
+/// names: `s = m.to_string()` makes `s.contains('.')` a check of `m.to_string()`).
+pub fn related_subjects<S: AsRef<str>>(a: &[S], b: &[S]) -> bool {
     // `len(x)`, `String(x)`, `sorted(x)` are about `x` too.
-    let values = |key| -> Vec<&str> {
-        let mut out = Vec::new();
-        for subject in subjects(key) {
+    let values = |subjects: &[S]| -> Vec<String> {
+        let mut out: Vec<&str> = Vec::new();
+        for subject in subjects.iter().map(AsRef::as_ref) {
             if let Some(open) = subject.find('(')
                 && subject.ends_with(')')
                 && subject[..open]
@@ -320,15 +335,39 @@ pub fn related(a: &str, b: &str) -> bool {
             {
                 out.push(arg);
             }
-            // `matches!(x, P)` is about `x`; `x.len()`, `x.is_empty()` about `x`.
-            if let Some(args) = subject
-                .strip_prefix("matches!(")
-                .and_then(|r| r.strip_suffix(')'))
-                && let Some(first) = split_top(args).first()
-            {
-                out.push(first);
+            // `matches!(x, P)` is about `x`, and Go's `strings.Contains(x, "a")` too.
+            for call in ["matches!(", "strings.", "bytes."] {
+                if let Some(args) = subject.strip_prefix(call).and_then(|r| {
+                    let r = if call.ends_with('(') {
+                        r
+                    } else {
+                        let open = r.find('(')?;
+                        r[..open]
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric())
+                            .then_some(&r[open + 1..])?
+                    };
+                    r.strip_suffix(')')
+                }) && let Some(first) = split_top(args).first()
+                {
+                    out.push(first);
+                }
             }
-            for size in [".len()", ".is_empty()", ".size()", ".length", ".count()"] {
+            // `x.len()`, `x.is_empty()` are about `x`; so are Rust's `x.unwrap_err()` and
+            // `x.is_err()`.
+            for size in [
+                ".len()",
+                ".is_empty()",
+                ".size()",
+                ".length",
+                ".count()",
+                ".unwrap()",
+                ".unwrap_err()",
+                ".is_ok()",
+                ".is_err()",
+                ".is_some()",
+                ".is_none()",
+            ] {
                 if let Some(receiver) = subject.strip_suffix(size) {
                     out.push(receiver);
                 }
@@ -336,7 +375,7 @@ pub fn related(a: &str, b: &str) -> bool {
             out.push(subject);
         }
         out.retain(|s| !literal(s));
-        out
+        out.into_iter().map(str::to_string).collect()
     };
     let (sa, sb) = (values(a), values(b));
     if sa.is_empty() || sb.is_empty() {
@@ -1028,30 +1067,41 @@ fn fails_if_set(rest: &str) -> bool {
 }
 
 /// A Go condition with its own statement read as one expression: `pop:=v.GetInt("a");
-/// pop!=3` → `v.GetInt("a")!=3`, as `assert.Equal(t, 3, v.GetInt("a"))` checks it.
-/// An error keeps its statement (`err:=f();err!=nil`: see [`error_check_split`]).
+/// pop!=3` → `v.GetInt("a")!=3`, as `assert.Equal(t, 3, v.GetInt("a"))` checks it;
+/// `got,want:=f(),"x";got!=want` → `f()!="x"`. An error keeps its statement
+/// (`err:=f();err!=nil`: see [`error_check_split`]).
 pub fn inline_value(cond: &str) -> String {
-    let Some((name, rest)) = cond.split_once(":=") else {
+    let Some((names, rest)) = cond.split_once(":=") else {
         return cond.to_string();
     };
-    let Some((call, test)) = rest.split_once(';') else {
+    let Some((values, test)) = rest.split_once(';') else {
         return cond.to_string();
     };
     let plain =
         |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if !plain(name) || error_like(name) || test.contains(';') || !mentions(test, name) {
+    let names: Vec<&str> = names.split(',').map(str::trim).collect();
+    let values = split_top(values);
+    if names.len() != values.len()
+        || test.contains(';')
+        || names.iter().any(|n| !plain(n) || error_like(n))
+        || !names.iter().all(|n| mentions(test, n))
+    {
         return cond.to_string();
     }
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let (b, mut out, mut at) = (test.as_bytes(), String::new(), 0);
-    while let Some(found) = test[at..].find(name) {
-        let (start, end) = (at + found, at + found + name.len());
-        out.push_str(&test[at..start]);
-        let whole = (start == 0 || !ident(b[start - 1]) && b[start - 1] != b'.')
-            && b.get(end).is_none_or(|&c| !ident(c));
-        out.push_str(if whole { call } else { name });
-        at = end;
+    let mut text = test.to_string();
+    for (name, value) in names.iter().zip(values) {
+        let (b, mut out, mut at) = (text.as_bytes(), String::new(), 0);
+        while let Some(found) = text[at..].find(name) {
+            let (start, end) = (at + found, at + found + name.len());
+            out.push_str(&text[at..start]);
+            let whole = (start == 0 || !ident(b[start - 1]) && b[start - 1] != b'.')
+                && b.get(end).is_none_or(|&c| !ident(c));
+            out.push_str(if whole { value } else { name });
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        text = out;
     }
-    out.push_str(&test[at..]);
-    out
+    text
 }

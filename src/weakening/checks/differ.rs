@@ -31,7 +31,7 @@ pub(super) fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
         let found = match c {
             b'"' | b'\'' | b'`' => Some((quoted_end(bytes, i, c), false)),
             // A regular expression literal where a value can start.
-            b'/' if matches!(prev, None | Some(b'(' | b',' | b' ' | b'=' | b'[')) => {
+            b'/' if matches!(prev, None | Some(b'(' | b',' | b' ' | b'=' | b'[' | b':')) => {
                 Some((quoted_end(bytes, i, b'/'), false))
             }
             b'0'..=b'9' if !word_before => {
@@ -87,6 +87,19 @@ pub(super) fn number_value(text: &str) -> Option<f64> {
 pub fn bound_widened(old: &str, new: &str) -> bool {
     if let (Some((was, rest_old)), Some((now, rest_new))) = (time_limit(old), time_limit(new)) {
         return rest_old == rest_new && now > was;
+    }
+    // RSpec's `be_within(1.second)` → `be_within(1.day)`: the same number, a longer unit.
+    let within = |key: &str| -> Option<(f64, String)> {
+        let at = key.find("be_within(")? + "be_within(".len();
+        let close = super::super::source::matching_close(key.as_bytes(), at - 1)?;
+        let number: f64 = key[at..close].split('.').next()?.trim().parse().ok()?;
+        let seconds = super::ruby_seconds(key, "be_within(")?;
+        Some((number * seconds, format!("{}{}", &key[..at], &key[close..])))
+    };
+    if let (Some((was, rest_old)), Some((now, rest_new))) = (within(old), within(new))
+        && rest_old == rest_new
+    {
+        return now > was;
     }
     let (a, b) = (numbers(old), numbers(new));
     if a.len() != b.len() || shape(old) != shape(new) {
@@ -544,7 +557,7 @@ pub fn size_subject(key: &str) -> Option<&str> {
     let re = SIZE
         .get_or_init(|| {
             regex::Regex::new(&format!(
-                r"\blen\(({CHAIN})\)|\bexpect\(({CHAIN})\)\.toHaveLength\(|\bexpect\(({CHAIN})\)\.to\.(?:have\.)?(?:lengthOf|length)\(|\bassertThat\(({CHAIN})\)\.hasSize\(|\bassert\.Len\(\w+,({CHAIN}),|\bAssert\.Single\(({CHAIN})\)|({CHAIN})\.Should\(\)\.HaveCount\(|({CHAIN})\.(?:len\(\)|size\(\)|length\(\)|count\(\)|Count\(\)|size\b|length\b|count\b|Count\b|Length\b)"
+                r"\blen\(({CHAIN})\)|\bexpect\(({CHAIN})\)\.toHaveLength\(|\bexpect\(({CHAIN})\)\.to\.(?:have\.)?(?:lengthOf|length)\(|\bassertThat\(({CHAIN})\)\.hasSize\(|\bassert\.Len\(\w+,({CHAIN}),|\bAssert\.Single\(({CHAIN})\)|({CHAIN})\.Should\(\)\.HaveCount\(|({CHAIN}) ?shouldHaveSize\b|\bAssert\.That\(({CHAIN}),Has\.(?:Exactly\(\d+\)\.Items|Count\.EqualTo\(|Length\.EqualTo\()|\bassertThat\(({CHAIN}),(?:hasSize|iterableWithSize)\(|({CHAIN})\.(?:len\(\)|size\(\)|length\(\)|count\(\)|Count\(\)|size\b|length\b|count\b|Count\b|Length\b)"
             ))
             .ok()
         })
@@ -581,10 +594,16 @@ pub fn size_for_content(old: &str, new: &str) -> bool {
     };
     size_subject(old).is_none()
         && !literal(value)
-        && (subjects(old)
-            .iter()
-            .any(|s| *s == value || unconverted(s) == value)
-            || whole_operand(old, value))
+        && (subjects(old).iter().any(|s| {
+            *s == value
+                || unconverted(s) == value
+                // (A projection of it: `items.Select(i => i.Name)`, `items.map(…)`.)
+                || s.strip_prefix(value).is_some_and(|r| {
+                    [".Select(", ".map(", ".stream().map("]
+                        .iter()
+                        .any(|p| r.starts_with(p))
+                })
+        }) || whole_operand(old, value))
 }
 
 /// Checks that compare collections whatever their order (`assertCountEqual`,
@@ -610,6 +629,8 @@ const UNORDERED: &[&str] = &[
 /// assertion (`containsExactly`, FluentAssertions' `Equal(…)`, `CollectionAssert.AreEqual`,
 /// `assertListEqual`, `shouldContainExactly`).
 const ORDERED: &[&str] = &[
+    // (Hamcrest's `contains(…)` matcher: in order.)
+    ",contains(",
     "==[",
     "== [",
     "toEqual([",
@@ -811,6 +832,29 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     {
         return Some("the identity of the value is no longer checked");
     }
+    // Rails' `have_http_status(:created)` → `(:success)`: any code of the class.
+    let status = |t: &str| format!(":{}", t.trim_start_matches(':'));
+    if (head.ends_with("have_http_status(") || head.ends_with("have_http_status(:"))
+        && !removed.is_empty()
+        && [
+            ":success",
+            ":successful",
+            ":redirect",
+            ":error",
+            ":server_error",
+            ":client_error",
+        ]
+        .contains(&status(added).as_str())
+        && !removed.starts_with(['"', '\''])
+    {
+        return Some("any status of its class now passes");
+    }
+    // Python's `assert await ready()` → `assert ready()`: a coroutine is always true.
+    if let Some(awaited) = old.strip_prefix("assert await ")
+        && new.strip_prefix("assert ") == Some(awaited)
+    {
+        return Some("the coroutine is no longer awaited, and is always true");
+    }
     if let Some(why) = narrowed_to_presence(old, new)
         .or_else(|| more_exceptions(head, removed, added))
         .or_else(|| {
@@ -820,6 +864,16 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         })
     {
         return Some(why);
+    }
+    // An exact text made a search for a part of it (`hasMessage("unknown sku: KIWI")` →
+    // `hasMessageContaining("KIWI")`, `StartsWith(m, "line 3: bad")` → `Contains(m, "bad")`).
+    for (exact, search) in EXACT_TO_SEARCH {
+        if new.contains(search) && !old.contains(search) && old.contains(exact) {
+            let back = new.replacen(search, exact, 1);
+            if back == old || text_cut(old, &back) {
+                return Some("only a part of the text is checked now");
+            }
+        }
     }
     // A pattern or searched-for text cut to a part of itself: one literal differs.
     let (a, b) = (literals(old), literals(new));
@@ -843,9 +897,16 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
             };
             // (An exact text made a pattern: `output("name count\n")` → `output(/alpha/)`,
             // `raise_error(E, "m")` → `raise_error(E, /m/)`.)
-            let exact_text = ["output(", "raise_error(", "assert_output(", "must_output("]
-                .iter()
-                .any(|c| old[..a[i].0.start].contains(c));
+            let exact_text = [
+                "output(",
+                "raise_error(",
+                "assert_output(",
+                "must_output(",
+                "assert.throws(",
+                "assert.rejects(",
+            ]
+            .iter()
+            .any(|c| old[..a[i].0.start].contains(c));
             let anchored = now.starts_with("/\\A") || now.starts_with("/^");
             if exact_text && was.starts_with(['"', '\'']) && now.starts_with('/') && !anchored {
                 return Some("a pattern now stands for the exact text");
@@ -866,6 +927,55 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// Matchers of a whole text, and matchers that search it for a part.
+const EXACT_TO_SEARCH: &[(&str, &str)] = &[
+    ("hasMessage(", "hasMessageContaining("),
+    ("hasMessage(", "hasMessageStartingWith("),
+    ("hasMessage(", "hasMessageEndingWith("),
+    ("StartsWith(", "Contains("),
+    ("EndsWith(", "Contains("),
+    ("shouldBe ", "shouldContain "),
+    ("shouldBe ", "shouldStartWith "),
+    ("shouldStartWith ", "shouldContain "),
+    ("shouldEndWith ", "shouldContain "),
+    ("isEqualTo(", "contains("),
+    ("isEqualTo(", "startsWith("),
+    ("Is.EqualTo(", "Does.Contain("),
+    ("Is.EqualTo(", "Does.StartWith("),
+    (".Be(", ".Contain("),
+    (".Be(", ".StartWith("),
+    ("toBe(", "toContain("),
+    ("toEqual(", "toContain("),
+    ("to eq(", "to include("),
+    ("to eq(", "to start_with("),
+];
+
+/// Whether `new` is `old` with one string literal cut to a part of itself.
+fn text_cut(old: &str, new: &str) -> bool {
+    let (a, b) = (literals(old), literals(new));
+    if a.len() != b.len() || shape(old) != shape(new) {
+        return false;
+    }
+    let differing: Vec<usize> = (0..a.len())
+        .filter(|&i| old[a[i].0.clone()] != new[b[i].0.clone()])
+        .collect();
+    let [i] = differing[..] else {
+        return false;
+    };
+    let (was, now) = (&old[a[i].0.clone()], &new[b[i].0.clone()]);
+    let inner = |t: &str| {
+        t.get(1..t.len().saturating_sub(1))
+            .unwrap_or("")
+            .to_string()
+    };
+    let (was_in, now_in) = (inner(was), inner(now));
+    !a[i].1
+        && was.starts_with(['"', '\''])
+        && !now_in.is_empty()
+        && now_in.len() < was_in.len()
+        && was_in.contains(now_in.as_str())
 }
 
 /// For an exact check of a value against a literal of several fields or items
@@ -1068,6 +1178,15 @@ const SEARCHES: &[&str] = &[
     "raise_error(",
     "toHaveURL(",
     "toHaveText(",
+    "shouldStartWith ",
+    "shouldEndWith ",
+    "shouldContain ",
+    "StartsWith(",
+    "EndsWith(",
+    "startsWith(",
+    "endsWith(",
+    "hasMessageStartingWith(",
+    "hasMessageEndingWith(",
     "=~",
     " in ",
 ];
@@ -1137,6 +1256,8 @@ fn qualifier(head: &str, removed: &str) -> bool {
         "raise_exception",
         "throw_symbol",
         "have_http_status",
+        "have_attributes",
+        "include",
         "have_enqueued_job",
         "have_been_enqueued",
         "receive",
@@ -1148,15 +1269,24 @@ fn qualifier(head: &str, removed: &str) -> bool {
     let whole_args = (removed.starts_with('(') && removed.ends_with(')'))
         || (head.ends_with('(') && !removed.contains([')', '('])
             || removed.ends_with(')') && head.ends_with('('));
-    let value_arg = removed.starts_with(',') && {
-        let open = head.rfind('(');
-        open.is_some_and(|o| !head[o..].contains(')'))
+    // (The call whose arguments the cut is in: the innermost `(` still open.)
+    let unclosed = {
+        let mut open = Vec::new();
+        for (i, c) in head.bytes().enumerate() {
+            match c {
+                b'(' => open.push(i),
+                b')' => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        open.pop()
     };
+    let value_arg = removed.starts_with(',') && unclosed.is_some();
     if whole_args || value_arg {
         let name = if value_arg {
-            head.rfind('(')
-                .map(|o| callee(&head[..o]))
-                .unwrap_or_default()
+            unclosed.map(|o| callee(&head[..o])).unwrap_or_default()
         } else {
             callee(head)
         };

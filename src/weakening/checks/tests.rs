@@ -593,6 +593,12 @@ fn a_go_conditions_own_statement_is_read_into_it() {
     assert_eq!(inline_value("x:=f();y!=3"), "x:=f();y!=3");
     assert_eq!(inline_value("x:=f();a.x!=x"), "a.x!=f()");
     assert_eq!(inline_value("got!=want"), "got!=want");
+    // Several names at once.
+    assert_eq!(
+        inline_value("got,want:=err.Error(),`unknown \"yaml\"`;got!=want"),
+        "err.Error()!=`unknown \"yaml\"`"
+    );
+    assert_eq!(inline_value("a,b:=f();a!=b"), "a,b:=f();a!=b");
 }
 
 #[test]

@@ -436,8 +436,66 @@ fn kotlin_spec_units(src: &Source, units: &mut Vec<Unit>) -> Vec<(Range<usize>, 
             found.push((at..end, label, 1));
         }
     }
+    found.extend(kotest_data_tests(src));
     add_spec_tests(src, units, found);
     suites
+}
+
+/// kotest data tests: `withData(a, b, c) { (x, want) -> … }` runs the block once per
+/// row, each a test of its own; the rows are the arguments (bar named ones such as
+/// `nameFn = …`), or the rows of the one list or map passed (`withData(listOf(…))`,
+/// `withData(CASES)`).
+fn kotest_data_tests(src: &Source) -> Vec<(Range<usize>, String, usize)> {
+    let (code, b) = (src.code.as_str(), src.b());
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("withData") {
+        // (Past type arguments: `withData<Pair<String, Int>>(…)`.)
+        let name_end = at + "withData".len();
+        let open = match b.get(name_end) {
+            Some(b'<') => code[name_end..]
+                .find('(')
+                .map_or(code.len(), |i| name_end + i),
+            _ => name_end + (code[name_end..].len() - code[name_end..].trim_start().len()),
+        };
+        if (at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'.'))
+            || !at_line_start(b, at)
+            || b.get(open) != Some(&b'(')
+        {
+            continue;
+        }
+        let close = src.close_of(open);
+        let args = crate::weakening::checks::split_top(&code[open + 1..close.saturating_sub(1)]);
+        let rows: Vec<&str> = args
+            .iter()
+            .map(|a| a.trim())
+            .filter(|a| {
+                // (Not a named argument: `nameFn = { … }`.)
+                !a.is_empty()
+                    && !a.split_once('=').is_some_and(|(name, v)| {
+                        !v.starts_with(['=', '>'])
+                            && name
+                                .trim()
+                                .bytes()
+                                .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                    })
+            })
+            .collect();
+        let cases = match rows[..] {
+            [one] => crate::weakening::tables::table_rows(src, one, 0..0).unwrap_or(1),
+            _ => rows.len(),
+        };
+        let rest = &code[close..];
+        let brace = close + (rest.len() - rest.trim_start().len());
+        if b.get(brace) != Some(&b'{') {
+            continue;
+        }
+        out.push((
+            at..src.close_of(brace),
+            "withData".to_string(),
+            cases.max(1),
+        ));
+    }
+    out
 }
 
 /// Ginkgo specs: `It("…", func() { … })` (and `Specify`, `PIt`, `XIt`, `FIt`) and

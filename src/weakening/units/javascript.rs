@@ -8,6 +8,7 @@ use crate::weakening::checks;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
 use crate::weakening::source::{Source, at_line_start, extent, list_len};
+use crate::weakening::tables::table_rows;
 
 /// The units of a JavaScript file.
 pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
@@ -101,7 +102,14 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                         .saturating_sub(1)
                         .max(1)
                 } else {
-                    list_len(b, open + 1).max(1)
+                    // (A table by name, or sliced: `it.each(CASES)`, `[…].slice(0, 2)`.)
+                    table_rows(
+                        src,
+                        code[open + 1..group_end.saturating_sub(1)].trim(),
+                        0..0,
+                    )
+                    .unwrap_or_else(|| list_len(b, open + 1))
+                    .max(1)
                 };
             }
             let rest = code[group_end..].trim_start();

@@ -2,9 +2,11 @@
 //! `parametrize` cases, and a test redefined later in its scope.
 
 use super::{head_start, new_unit};
+use crate::weakening::checks::split_top;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::Rules;
 use crate::weakening::source::{Source, at_line_start, list_len};
+use crate::weakening::tables::table_rows;
 
 const PY_RUNNERS: &[&str] = &[
     "setUp",
@@ -197,7 +199,26 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 found
             };
             if let Some(c) = comma {
-                cases *= list_len(args, c);
+                // A table passed by name (`parametrize("a, b", CASES)`): its rows where
+                // it is assigned.
+                let rest = &head_text[at + c..];
+                let mut depth = 0i32;
+                let end = rest
+                    .bytes()
+                    .position(|b| {
+                        match b {
+                            b'(' | b'[' | b'{' => depth += 1,
+                            b')' | b']' | b'}' => depth -= 1,
+                            _ => {}
+                        }
+                        depth < 0
+                    })
+                    .unwrap_or(rest.len());
+                let value = split_top(&rest[..end]).first().map(|v| v.trim());
+                cases *= value
+                    .filter(|v| !v.starts_with(['[', '(']))
+                    .and_then(|v| table_rows(src, v, 0..0))
+                    .unwrap_or_else(|| list_len(args, c));
             }
             from = at;
         }

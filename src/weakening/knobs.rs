@@ -1,0 +1,185 @@
+//! Property tests told to run fewer cases: a case count lowered
+//! (`@settings(max_examples=500)` → `2`, fast-check `numRuns: 1000` → `5`, proptest
+//! `with_cases(512)` → `1`, kotest `checkAll(500, …)` → `5`), or set below the
+//! framework's default on a test that ran with the default. The checks read the same;
+//! the inputs they see are fewer, so a bug the generator used to find passes.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::model::{Model, Role};
+use super::{File, finding};
+use crate::finding::{Finding, FindingKind};
+
+/// A setting of how many cases a property runs: its pattern (the count in group 1)
+/// and the framework's default, used when a test that had no setting gets one.
+struct Knob {
+    pattern: &'static str,
+    default: u64,
+}
+
+const KNOBS: &[Knob] = &[
+    // Hypothesis.
+    Knob {
+        pattern: r"\bmax_examples[ \t]*=[ \t]*([0-9][0-9_]*)\b",
+        default: 100,
+    },
+    // fast-check.
+    Knob {
+        pattern: r"\bnumRuns[ \t]*:[ \t]*([0-9][0-9_]*)\b",
+        default: 100,
+    },
+    // proptest.
+    Knob {
+        pattern: r"\bwith_cases[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*\)",
+        default: 256,
+    },
+    Knob {
+        pattern: r"\bProptestConfig[ \t]*\{[^{}]*?\bcases[ \t]*:[ \t]*([0-9][0-9_]*)\b",
+        default: 256,
+    },
+    // kotest.
+    Knob {
+        pattern: r"\b(?:checkAll|forAll|forNone)[ \t]*(?:<[^<>()]*>)?[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*[,)]",
+        default: 1000,
+    },
+    Knob {
+        pattern: r"\bPropTestConfig[ \t]*\([^()]*?\biterations[ \t]*=[ \t]*([0-9][0-9_]*)\b",
+        default: 1000,
+    },
+    // jqwik.
+    Knob {
+        pattern: r"@Property[ \t]*\([^()]*?\btries[ \t]*=[ \t]*([0-9][0-9_]*)\b",
+        default: 1000,
+    },
+    // FsCheck.
+    Knob {
+        pattern: r"\bMax(?:Test|NbOfTest)[ \t]*=[ \t]*([0-9][0-9_]*)\b",
+        default: 100,
+    },
+    // Go's testing/quick.
+    Knob {
+        pattern: r"\bquick\.Config[ \t]*\{[^{}]*?\bMaxCount[ \t]*:[ \t]*([0-9][0-9_]*)\b",
+        default: 100,
+    },
+];
+
+fn patterns() -> &'static [Regex] {
+    static ONCE: OnceLock<Vec<Regex>> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        KNOBS
+            .iter()
+            .map(|k| Regex::new(k.pattern).expect("knob pattern"))
+            .collect()
+    })
+}
+
+/// One setting found: which knob, its count, its line, and the test it sits in (by
+/// name; `None` outside every test).
+struct Setting {
+    knob: usize,
+    count: u64,
+    line: usize,
+    test: Option<String>,
+}
+
+fn settings(model: &Model) -> Vec<Setting> {
+    let code = &model.src.code;
+    let mut out = Vec::new();
+    for (knob, re) in patterns().iter().enumerate() {
+        for caps in re.captures_iter(code) {
+            let Some(count) = caps
+                .get(1)
+                .and_then(|m| m.as_str().replace('_', "").parse().ok())
+            else {
+                continue;
+            };
+            let pos = caps.get(0).map_or(0, |m| m.start());
+            let test = model
+                .unit_at(pos)
+                .map(|u| &model.units[u])
+                .filter(|u| u.role == Role::Test)
+                .map(|u| u.name.clone());
+            out.push(Setting {
+                knob,
+                count,
+                line: model.src.line_of(pos),
+                test,
+            });
+        }
+    }
+    out
+}
+
+/// Findings for property settings that run fewer cases than before: per test (or
+/// outside every test) and knob, the settings in order, old against new; a setting new
+/// on a test that had none is compared with the framework's default.
+pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    // (Read only where a knob's name is in the new text at all.)
+    let code = new.src.code.as_bytes();
+    let named = [
+        "max_examples",
+        "numRuns",
+        "cases",
+        "checkAll",
+        "forAll",
+        "forNone",
+        "iterations",
+        "tries",
+        "MaxTest",
+        "MaxNbOfTest",
+        "MaxCount",
+    ]
+    .iter()
+    .any(|w| memchr::memmem::find(code, w.as_bytes()).is_some());
+    if !named {
+        return Vec::new();
+    }
+    type Key = (Option<String>, usize);
+    let group = |m: &Model| -> HashMap<Key, Vec<(u64, usize)>> {
+        let mut by: HashMap<Key, Vec<(u64, usize)>> = HashMap::new();
+        for s in settings(m) {
+            by.entry((s.test, s.knob))
+                .or_default()
+                .push((s.count, s.line));
+        }
+        by
+    };
+    let (was, now) = (group(old), group(new));
+    let old_tests: std::collections::HashSet<&str> = old
+        .units
+        .iter()
+        .filter(|u| u.role == Role::Test)
+        .map(|u| u.name.as_str())
+        .collect();
+    let mut out = Vec::new();
+    for ((test, knob), counts) in &now {
+        let before: Vec<u64> = match was.get(&(test.clone(), *knob)) {
+            Some(b) => b.iter().map(|(c, _)| *c).collect(),
+            // A test that ran with the default, given a setting.
+            None if test.as_deref().is_some_and(|t| old_tests.contains(t)) => {
+                vec![KNOBS[*knob].default]
+            }
+            None => continue,
+        };
+        for (&(count, line), &had) in counts.iter().zip(&before) {
+            if count < had {
+                out.push(finding(
+                    file.path,
+                    FindingKind::AssertionLoosened,
+                    Some(line),
+                    format!(
+                        "`{}`: the property now runs {count} case{}, {had} before",
+                        new.src.shown(line),
+                        if count == 1 { "" } else { "s" }
+                    ),
+                    test.as_deref(),
+                ));
+            }
+        }
+    }
+    out.sort_by_key(|f| f.line);
+    out
+}

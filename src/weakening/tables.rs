@@ -1,0 +1,363 @@
+//! The rows a test runs over: the table its loop iterates (`for s in ["1h", "90m"]`,
+//! `for text, want in self.CASES[:2]:`, `for _, in := range []string{…}`), or the
+//! table a parametrised test names (`parametrize("a, b", CASES)`), read where it is
+//! written or where the name is assigned, and sliced as written.
+
+use std::ops::Range;
+
+use super::checks::split_top;
+use super::model::{Model, Unit};
+use super::source::Source;
+
+impl Model<'_> {
+    /// Rows of the table the test's looped checks run over, when it can be read.
+    pub(super) fn looped_rows(&self, unit: &Unit) -> Option<usize> {
+        let header = unit
+            .checks
+            .iter()
+            .find_map(|&c| self.loop_header_at(unit, self.checks[c].span.start))?;
+        let text = &self.src.code[header.clone()];
+        let expr = iterable(text)?;
+        let at = header.start + (expr.as_ptr() as usize - text.as_ptr() as usize);
+        table_rows(&self.src, expr, unit.span.start..at)
+    }
+}
+
+/// The expression a loop header iterates: after `range`, ` of `, ` in ` or ` : ` (up
+/// to the header's closing parenthesis or Python's colon), or before `.forEach(` /
+/// `.each`.
+fn iterable(header: &str) -> Option<&str> {
+    let h = header.trim();
+    for each in [
+        ".forEach(",
+        ".each(",
+        ".each ",
+        ".each{",
+        ".each_with_index",
+    ] {
+        if let Some(at) = h.find(each) {
+            let start = h[..at]
+                .rfind(|c: char| c.is_whitespace() || c == '(' || c == '=')
+                .map_or(0, |i| i + 1);
+            return Some(h[start..at].trim()).filter(|e| !e.is_empty());
+        }
+    }
+    let rest = h
+        .strip_prefix("for")
+        .or_else(|| h.strip_prefix("foreach"))?;
+    let rest = rest.trim_start();
+    let (inner, paren) = match rest.strip_prefix('(') {
+        Some(r) => (r.rsplit_once(')').map_or(r, |(i, _)| i), true),
+        None => (rest.strip_suffix(':').unwrap_or(rest), false),
+    };
+    // (Go's `range` first: `for _, in := range xs` names a variable `in`.)
+    for sep in ["range ", " of ", " in ", " : "] {
+        if paren && sep == "range " {
+            continue;
+        }
+        let mut depth = 0i32;
+        for (i, c) in inner.bytes().enumerate() {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ if depth == 0
+                    && inner[i..].starts_with(sep)
+                    && (sep != "range " || i == 0 || inner.as_bytes()[i - 1] == b' ') =>
+                {
+                    let expr = inner[i + sep.len()..].trim();
+                    return (!expr.is_empty()).then_some(expr);
+                }
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// Rows of a table expression: a literal, or a name assigned one (in `before` first,
+/// else once at the start of a line of the file: a module, class or package constant),
+/// with a slice written after it (`[:2]`, `[..2]`, `.slice(0, 2)`, `.take(2)`) applied.
+pub(super) fn table_rows(src: &Source, expr: &str, before: Range<usize>) -> Option<usize> {
+    let (expr, slice) = sliced(expr.trim());
+    let expr = unwrapped(expr);
+    let rows = match literal_rows(expr, true) {
+        Some(n) => n,
+        None => {
+            let name = expr
+                .rsplit(['.', ':'])
+                .next()
+                .filter(|n| plain(n) && expr.len() - n.len() <= 6)?;
+            let prefix = &expr[..expr.len() - name.len()];
+            if !matches!(prefix, "" | "self." | "cls." | "this." | "Self::") {
+                return None;
+            }
+            let local = assigned(&src.code[before.clone()], name);
+            match local[..] {
+                [one] => literal_rows(one, false)?,
+                [] => match assigned(&src.code, name)[..] {
+                    [one] => literal_rows(one, false)?,
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+    };
+    Some(match slice {
+        Some((lo, hi)) => hi.unwrap_or(rows).min(rows).saturating_sub(lo),
+        None => rows,
+    })
+}
+
+fn plain(name: &str) -> bool {
+    !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The expression without a slice after it, and the slice's bounds.
+fn sliced(expr: &str) -> (&str, Option<(usize, Option<usize>)>) {
+    let bound = |t: &str| -> Option<Option<usize>> {
+        let t = t.trim();
+        if t.is_empty() {
+            Some(None)
+        } else {
+            t.parse().ok().map(Some)
+        }
+    };
+    if let Some(inner) = expr.strip_suffix(']')
+        && let Some(open) = inner.rfind('[')
+        && open > 0
+    {
+        let range = &inner[open + 1..];
+        let split = range
+            .split_once("..=")
+            .map(|(a, b)| (a, b, 1))
+            .or_else(|| range.split_once("..").map(|(a, b)| (a, b, 0)))
+            .or_else(|| range.split_once(':').map(|(a, b)| (a, b, 0)));
+        if let Some((lo, hi, inclusive)) = split
+            && let (Some(lo), Some(hi)) = (bound(lo), bound(hi))
+        {
+            return (
+                &expr[..open],
+                Some((lo.unwrap_or(0), hi.map(|h| h + inclusive))),
+            );
+        }
+    }
+    for call in [".slice(", ".take("] {
+        if let Some(at) = expr.rfind(call)
+            && let Some(args) = expr[at + call.len()..].strip_suffix(')')
+        {
+            let parts = split_top(args);
+            let (lo, hi) = match (call, &parts[..]) {
+                (".take(", [n]) => (Some(0), bound(n)),
+                (".slice(", [a]) => (bound(a).flatten(), Some(None)),
+                (".slice(", [a, b]) => (bound(a).flatten(), bound(b)),
+                _ => (None, None),
+            };
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                return (&expr[..at], Some((lo, hi)));
+            }
+        }
+    }
+    (expr, None)
+}
+
+/// The table under a plain view of it (`&CASES`, `CASES.iter()`, `enumerate(CASES)`,
+/// `Object.entries(CASES)`, `CASES.items()`).
+fn unwrapped(mut expr: &str) -> &str {
+    loop {
+        let before = expr;
+        expr = expr.trim().trim_start_matches(['&', '*']);
+        for suffix in [
+            ".iter()",
+            ".into_iter()",
+            ".items()",
+            ".entries()",
+            ".copied()",
+            ".cloned()",
+            ".enumerate()",
+            ".keys()",
+            ".values()",
+        ] {
+            if let Some(inner) = expr.strip_suffix(suffix) {
+                expr = inner;
+            }
+        }
+        for wrapper in ["enumerate(", "Object.entries(", "list(", "sorted("] {
+            if let Some(inner) = expr.strip_prefix(wrapper).and_then(|r| r.strip_suffix(')'))
+                && split_top(inner).len() == 1
+            {
+                expr = inner;
+            }
+        }
+        if expr == before {
+            return expr;
+        }
+    }
+}
+
+/// Elements of a literal list (`[…]`, `(…)`, `{…}`, `vec![…]`, `[]string{…}`,
+/// `listOf(…)`, `List.of(…)`, `new[] {…}`) that is the whole of `expr`, or (not
+/// `whole`) that `expr` starts with.
+fn literal_rows(expr: &str, whole: bool) -> Option<usize> {
+    let e = expr.trim().trim_start_matches('&');
+    let b = e.as_bytes();
+    let close_of = |open: usize| super::source::matching_close(b, open);
+    let open = if e.starts_with(['[', '(', '{']) && !e.starts_with("[]") {
+        0
+    } else if let Some(r) = e.strip_prefix("vec!") {
+        e.len() - r.len()
+    } else if e.starts_with("[]") || e.starts_with("map[") || e.starts_with("new") {
+        // Go's `[]T{…}` (past a `struct{…}` type), C#'s `new[] {…}`, Java's
+        // `new T[] {…}`: the braces.
+        let first = e.find('{')?;
+        if e[..first].trim_end().ends_with("struct") {
+            let end = close_of(first)?;
+            end + 1 + e[end + 1..].find('{')?
+        } else {
+            first
+        }
+    } else {
+        let name = e.split('(').next()?;
+        if !matches!(
+            name,
+            "listOf"
+                | "arrayOf"
+                | "setOf"
+                | "mutableListOf"
+                | "List.of"
+                | "Set.of"
+                | "Arrays.asList"
+                | "Stream.of"
+                | "tuple"
+        ) {
+            return None;
+        }
+        name.len()
+    };
+    let close = close_of(open)?;
+    if whole && close + 1 != e.len() {
+        return None;
+    }
+    // (A block that builds the table, `{ use ns::*; &[…] }`, is no literal.)
+    let mut depth = 0i32;
+    let statements = e[open + 1..close].bytes().any(|c| {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        c == b';' && depth == 0
+    });
+    if statements {
+        return None;
+    }
+    Some(
+        split_top(&e[open + 1..close])
+            .iter()
+            .filter(|p| !p.trim().is_empty())
+            .count(),
+    )
+}
+
+/// The values a name is assigned (`CASES = [`, `const cases = [`, `tests := []T{`,
+/// `static CASES: &[&str] = &[`), each from its start to the end of `code`.
+fn assigned<'c>(code: &'c str, name: &str) -> Vec<&'c str> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices(name) {
+        if code[..at].ends_with(|c: char| word(c) || c == '.')
+            || code[at + name.len()..].starts_with(word)
+        {
+            continue;
+        }
+        // The declaration starts its line (`const`, `let`, `static`, …).
+        let line_start = code[..at].rfind('\n').map_or(0, |i| i + 1);
+        let declares = code[line_start..at].split_whitespace().all(|w| {
+            matches!(
+                w,
+                "const"
+                    | "let"
+                    | "var"
+                    | "val"
+                    | "static"
+                    | "final"
+                    | "private"
+                    | "public"
+                    | "export"
+                    | "pub"
+                    | "readonly"
+                    | "mut"
+                    | "internal"
+                    | "protected"
+            )
+        });
+        if !declares {
+            continue;
+        }
+        let mut rest = code[at + name.len()..].trim_start();
+        // A type annotation (`: list[tuple[str, int]]`, `: &[&str]`), up to its `=`.
+        if let Some(r) = rest.strip_prefix(':')
+            && !r.starts_with('=')
+        {
+            let Some(eq) = r.find('=') else {
+                continue;
+            };
+            rest = &r[eq..];
+        }
+        if let Some(value) = rest
+            .strip_prefix(":=")
+            .or_else(|| rest.strip_prefix('=').filter(|r| !r.starts_with('=')))
+        {
+            out.push(value.trim_start());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_loops_table_is_read_from_its_header() {
+        assert_eq!(
+            iterable("for s in [\"1h\", \"90m\"] "),
+            Some("[\"1h\", \"90m\"]")
+        );
+        assert_eq!(
+            iterable("    for text, seconds in self.CASES[:2]:"),
+            Some("self.CASES[:2]")
+        );
+        assert_eq!(
+            iterable("for _, in := range []string{\"\", \"x\"} "),
+            Some("[]string{\"\", \"x\"}")
+        );
+        assert_eq!(iterable("for (const c of cases) "), Some("cases"));
+        assert_eq!(iterable("for (String s : INPUTS) "), Some("INPUTS"));
+        assert_eq!(iterable("CASES.forEach(({ a, b }) => "), Some("CASES"));
+    }
+
+    #[test]
+    fn rows_of_literals_names_and_slices() {
+        assert_eq!(literal_rows("[\"a\", \"b\", \"c\"]", true), Some(3));
+        assert_eq!(literal_rows("[]string{\"\", \"12\",}", true), Some(2));
+        assert_eq!(
+            literal_rows("[]struct{ a int }{ {1}, {2}, {3} }", true),
+            Some(3)
+        );
+        assert_eq!(literal_rows("vec![1, 2]", true), Some(2));
+        assert_eq!(literal_rows("listOf(1, 2, 3)", true), Some(3));
+        assert_eq!(literal_rows("f(1, 2)", true), None);
+        assert_eq!(literal_rows("[1, 2].filter(odd)", true), None);
+        assert_eq!(
+            literal_rows("{ use ns::*; &[(1, 2), (3, 4)] }", false),
+            None
+        );
+        assert_eq!(sliced("CASES[:2]"), ("CASES", Some((0, Some(2)))));
+        assert_eq!(sliced("cases.slice(1)"), ("cases", Some((1, None))));
+        assert_eq!(sliced("CASES[..=1]"), ("CASES", Some((0, Some(2)))));
+        let code = "CASES = [\n  (1, 2),\n  (3, 4),\n  (5, 6),\n]\n";
+        assert_eq!(literal_rows(assigned(code, "CASES")[0], false), Some(3));
+    }
+}
