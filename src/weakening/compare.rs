@@ -1267,6 +1267,51 @@ pub(super) fn compare_helpers(file: &File, old: &Model, new: &Model) -> Vec<Find
 }
 
 /// A test redefined later in the same scope no longer runs (Python).
+/// A skip added to a file with no tests of its own (RSpec's `spec_helper.rb` gaining
+/// `config.filter_run_excluding type: :request`, a `conftest.py` gaining
+/// `collect_ignore = [...]`): it deselects tests the runner collects from other files.
+pub(super) fn runner_file_skips(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    if new.tests().next().is_some() || new.file_skips.is_empty() {
+        return Vec::new();
+    }
+    let mut had: HashMap<&str, usize> = HashMap::new();
+    for &s in &old.file_skips {
+        *had.entry(old.skips[s].text.as_str()).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    // (Runner settings only: a build constraint on a helper file deselects no test.)
+    let deselects = |text: &str| {
+        [
+            "collect_ignore",
+            "filter_run",
+            "config.filter_run",
+            "RSpec.configure",
+        ]
+        .iter()
+        .any(|w| text.starts_with(w))
+    };
+    for &s in &new.file_skips {
+        let skip = &new.skips[s];
+        if !deselects(&skip.text) {
+            continue;
+        }
+        match had.get_mut(skip.text.as_str()) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.push(finding(
+                file.path,
+                FindingKind::SkipAdded,
+                Some(skip.line),
+                format!(
+                    "`{}` added: it deselects tests of other files",
+                    new.src.shown(skip.line)
+                ),
+                None,
+            )),
+        }
+    }
+    out
+}
+
 pub(super) fn shadowing(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
     let shadowed = |m: &Model, name: &str| {
         m.tests()

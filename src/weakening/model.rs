@@ -1272,7 +1272,9 @@ impl<'a> Model<'a> {
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
-        if self.language == Language::JavaScript && self.floating_promise_check(check, &key) {
+        if (self.language == Language::JavaScript && self.floating_promise_check(check, &key))
+            || self.in_detached_task(check)
+        {
             return (format!("{NOT_AWAITED} {key}"), Strength::Void);
         }
         let mut strength = checks::strength(&key, rules);
@@ -1505,6 +1507,55 @@ impl<'a> Model<'a> {
         before.is_empty() || before.ends_with(';') || before.ends_with('{')
     }
 
+    /// Whether a check sits in work started and left running: C#'s `_ = Task.Run(…)` (or
+    /// the call as a statement, not awaited), Kotlin's `GlobalScope.launch { … }` not
+    /// joined, JavaScript's `xs.forEach(async (x) => { … })`, whose promises nobody
+    /// waits for. Its failure comes after the test has passed, or never.
+    fn in_detached_task(&self, check: &Check) -> bool {
+        let starts: &[&str] = match self.language {
+            Language::CSharp => &["Task.Run(", "Task.Factory.StartNew("],
+            Language::Java => &["GlobalScope.launch", "GlobalScope.async"],
+            Language::JavaScript => &[".forEach(async"],
+            _ => return false,
+        };
+        let Some(unit) = self.unit_at(check.span.start) else {
+            return false;
+        };
+        let from = self.units[unit].span.start;
+        let code = &self.src.code;
+        let window = &code[from..check.span.start];
+        starts.iter().any(|start| {
+            window.match_indices(start).any(|(i, _)| {
+                let at = from + i;
+                // Its block or argument list, which must hold the check.
+                let Some(open) = code[at..check.span.start].find(['(', '{']).map(|o| at + o) else {
+                    return false;
+                };
+                let open = if start.ends_with("(async") {
+                    at + start.len() - "async".len() - 1
+                } else {
+                    open
+                };
+                if self.src.close_of(open) <= check.span.start {
+                    return false;
+                }
+                // The statement it starts: discarded (`_ = `), or standing alone; not
+                // awaited, assigned, returned or joined.
+                let line_start = self.src.line_start(self.src.line_of(at));
+                let lead = code[line_start..at].trim();
+                // (`await xs.forEach(async …)` waits for nothing either.)
+                let discarded =
+                    start.starts_with('.') || lead.is_empty() || lead == "_ =" || lead == "_=";
+                let end = self.src.close_of(open).min(code.len());
+                let after = code[end..].trim_start();
+                discarded
+                    && !after.starts_with(".join")
+                    && !after.starts_with(".Wait")
+                    && !after.starts_with(".await")
+            })
+        })
+    }
+
     /// Whether a check sits in the callback of a Testing Library `waitFor(…)` that is
     /// neither awaited nor returned: it retries after the test has ended.
     fn in_floating_wait_for(&self, check: &Check) -> bool {
@@ -1604,7 +1655,12 @@ impl<'a> Model<'a> {
         if check.receiver >= check.span.start {
             return key.to_string();
         }
-        checks::canonical(&self.src.text(check.receiver..check.span.end), rules)
+        let full = checks::canonical(&self.src.text(check.receiver..check.span.end), rules);
+        // (A check nobody waits for is marked so with its receiver too.)
+        match key.strip_prefix(NOT_AWAITED) {
+            Some(_) => format!("{NOT_AWAITED} {full}"),
+            None => full,
+        }
     }
 
     /// The function a check calls, when the check is a plain call (`assertValid(x)`).
