@@ -1292,7 +1292,19 @@ pub(super) fn runner_file_skips(file: &File, old: &Model, new: &Model) -> Vec<Fi
     };
     for &s in &new.file_skips {
         let skip = &new.skips[s];
-        if !deselects(&skip.text) {
+        // (Under a condition, `if not PY_3_14_PLUS: collect_ignore.extend([…])`, it is
+        // a version gate, like a platform skip on a test.)
+        // (Nor an empty list, `collect_ignore = []`, which ignores nothing yet.)
+        let empty = String::from_utf8_lossy(
+            new.src
+                .raw
+                .split(|&b| b == b'\n')
+                .nth(skip.line)
+                .unwrap_or_default(),
+        )
+        .trim_end()
+        .ends_with("[]");
+        if !deselects(&skip.text) || skip.kind != SkipKind::Unconditional || empty {
             continue;
         }
         match had.get_mut(skip.text.as_str()) {

@@ -13,9 +13,11 @@ use super::model::{Model, Role};
 use super::{File, finding};
 use crate::finding::{Finding, FindingKind};
 
-/// A setting of how many cases a property runs: its pattern (the count in group 1)
-/// and the framework's default, used when a test that had no setting gets one.
+/// A setting of how many cases a property runs: a word it cannot be written without,
+/// its pattern (the count in group 1) and the framework's default, used when a test
+/// that had no setting gets one.
 struct Knob {
+    marker: &'static str,
     pattern: &'static str,
     default: u64,
 }
@@ -23,44 +25,53 @@ struct Knob {
 const KNOBS: &[Knob] = &[
     // Hypothesis.
     Knob {
+        marker: "max_examples",
         pattern: r"\bmax_examples[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 100,
     },
     // fast-check.
     Knob {
+        marker: "numRuns",
         pattern: r"\bnumRuns[ \t]*:[ \t]*([0-9][0-9_]*)\b",
         default: 100,
     },
     // proptest.
     Knob {
+        marker: "with_cases",
         pattern: r"\bwith_cases[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*\)",
         default: 256,
     },
     Knob {
+        marker: "ProptestConfig",
         pattern: r"\bProptestConfig[ \t]*\{[^{}]*?\bcases[ \t]*:[ \t]*([0-9][0-9_]*)\b",
         default: 256,
     },
     // kotest.
     Knob {
-        pattern: r"\b(?:checkAll|forAll|forNone)[ \t]*(?:<[^<>()]*>)?[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*[,)]",
+        marker: "All",
+        pattern: r"\b(?:checkAll|forAll)[ \t]*(?:<[^<>()]*>)?[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*[,)]",
         default: 1000,
     },
     Knob {
+        marker: "PropTestConfig",
         pattern: r"\bPropTestConfig[ \t]*\([^()]*?\biterations[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 1000,
     },
     // jqwik.
     Knob {
+        marker: "@Property",
         pattern: r"@Property[ \t]*\([^()]*?\btries[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 1000,
     },
     // FsCheck.
     Knob {
+        marker: "Max",
         pattern: r"\bMax(?:Test|NbOfTest)[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 100,
     },
     // Go's testing/quick.
     Knob {
+        marker: "quick.Config",
         pattern: r"\bquick\.Config[ \t]*\{[^{}]*?\bMaxCount[ \t]*:[ \t]*([0-9][0-9_]*)\b",
         default: 100,
     },
@@ -89,6 +100,9 @@ fn settings(model: &Model) -> Vec<Setting> {
     let code = &model.src.code;
     let mut out = Vec::new();
     for (knob, re) in patterns().iter().enumerate() {
+        if memchr::memmem::find(code.as_bytes(), KNOBS[knob].marker.as_bytes()).is_none() {
+            continue;
+        }
         for caps in re.captures_iter(code) {
             let Some(count) = caps
                 .get(1)
@@ -119,22 +133,10 @@ fn settings(model: &Model) -> Vec<Setting> {
 pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
     // (Read only where a knob's name is in the new text at all.)
     let code = new.src.code.as_bytes();
-    let named = [
-        "max_examples",
-        "numRuns",
-        "cases",
-        "checkAll",
-        "forAll",
-        "forNone",
-        "iterations",
-        "tries",
-        "MaxTest",
-        "MaxNbOfTest",
-        "MaxCount",
-    ]
-    .iter()
-    .any(|w| memchr::memmem::find(code, w.as_bytes()).is_some());
-    if !named {
+    if !KNOBS
+        .iter()
+        .any(|k| memchr::memmem::find(code, k.marker.as_bytes()).is_some())
+    {
         return Vec::new();
     }
     type Key = (Option<String>, usize);

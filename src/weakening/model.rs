@@ -196,6 +196,9 @@ pub struct Model<'a> {
     /// Spans of checks that only group checks of their own (`assertAll(() -> {…})`):
     /// not checks, and their calls are not helper calls either.
     groups: Vec<Range<usize>>,
+    /// Whether the file starts work nobody may wait for (`Task.Run(`,
+    /// `GlobalScope.launch`, `.forEach(async`), read once: see `in_detached_task`.
+    detaches: OnceLock<bool>,
     /// Helpers defined inside another unit (a test's own `fn check`, a C# local
     /// function), by index: few or none, so lookups of local functions stay cheap.
     nested_helpers: Vec<usize>,
@@ -280,6 +283,7 @@ impl<'a> Model<'a> {
             env_variable_names: Vec::new(),
             env_read: false,
             groups: Vec::new(),
+            detaches: OnceLock::new(),
             nested_helpers: Vec::new(),
         };
         model.nested_helpers = nested_helpers(&model.units);
@@ -1518,6 +1522,14 @@ impl<'a> Model<'a> {
             Language::JavaScript => &[".forEach(async"],
             _ => return false,
         };
+        let detaches = self.detaches.get_or_init(|| {
+            starts
+                .iter()
+                .any(|s| memchr::memmem::find(self.src.b(), s.as_bytes()).is_some())
+        });
+        if !detaches {
+            return false;
+        }
         let Some(unit) = self.unit_at(check.span.start) else {
             return false;
         };

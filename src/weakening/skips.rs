@@ -35,7 +35,14 @@ impl Model<'_> {
             let start = m.start() + (m.as_bytes().len() - m.as_bytes().trim_ascii_start().len());
             let text = String::from_utf8_lossy(&code[start..m.end()]).into_owned();
             let statement = match self.language {
-                Language::Python => text.starts_with('@') || text.starts_with("skip"),
+                // (`assume(…)` and `collect_ignore = […]` as statements of their own:
+                // not `pytest.assume(x)`, a check.)
+                Language::Python => {
+                    text.starts_with('@')
+                        || text.starts_with("skip")
+                        || text.starts_with("assume")
+                        || text.starts_with("collect_ignore")
+                }
                 Language::JavaScript => text.starts_with("skip") && !text.contains(':'),
                 _ => false,
             };

@@ -286,7 +286,7 @@ fn patterns(language: Language) -> Patterns {
         Language::Python => Patterns {
             defs: r"\b(?:async[ \t]+)?def[ \t]+\w+|\bclass[ \t]+\w+",
             checks: r"\bassert\b|\.assert[A-Z_]\w*[ \t]*\(|\bassert_\w+[ \t]*\(|\bpytest\.(?:raises|warns|deprecated_call|fail)[ \t]*\(|\bself\.fail[ \t]*\(|\bexpect[ \t]*\(",
-            skips: r"@[\w.]*(?:skip|xfail|expectedFailure|flaky)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|(?m)^collect_ignore(?:_glob)?[ \t]*(?:\+?=|\.(?:append|extend)\b)|(?m)^[ \t]*assume[ \t]*\(|\bskip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
+            skips: r"@[\w.]*(?:skip|xfail|expectedFailure|flaky)\w*|\bpytest\.mark\.(?:skip|skipif|xfail)\b|\bpytest\.(?:skip|xfail|importorskip)[ \t]*\(|\.skipTest[ \t]*\(|\braise[ \t]+(?:unittest\.)?SkipTest\b|\b__test__[ \t]*=[ \t]*False\b|\bcollect_ignore(?:_glob)?[ \t]*(?:\+?=|\.(?:append|extend)\b)|\bassume[ \t]*\(|\bskip_?\w*[ \t]*\(|\bexcept[ \t(]+(?:\w+[ \t]*,[ \t]*)*AssertionError\b",
             test_heads: r"[^\s\S]",
             equality: r"^assert\b(?:[^=]|\w=)*[^!<>=]==[^=]|^assert\b.* is None$|^assert not [\w.]+(?:\([^()]*\))?$|^assert\b.*\bis (?:[^n]|n[^o]|no[^t]|not\w)|\.assert(?:Equal|Equals|ListEqual|DictEqual|TupleEqual|SetEqual|SequenceEqual|MultiLineEqual|CountEqual|AlmostEqual|Is|Raises\w*)\(|\.assert_(?:called_once_with|called_with|has_calls|awaited_once_with|awaited_with)\(",
             weak: r"^assert\b|\.assert(?:True|False|IsNotNone|IsNone|Greater|GreaterEqual|Less|LessEqual|In|NotIn|NotEqual|NotAlmostEqual|IsNot|IsInstance|Regex)\w*\(|\.assert_(?:called|called_once|any_call|awaited|awaited_once)\(",
@@ -334,7 +334,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"[^\s\S]",
         },
         Language::Ruby => Patterns {
-            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
+            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|it_behaves_like|it_should_behave_like|include_examples|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
             checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?(?:_receive)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
             skips: r"(?m)(?:^|;|\{)[ \t]*(?:skip|pending)\b|(?m)^[ \t]*private[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*def[ \t]+test_|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)|(?m)^[ \t]*(?:it|specify|example|scenario|describe|context)\b[^\n]*\bretry[ \t]*(?::|=>)[ \t]*[1-9]|\bfilter_run_(?:excluding|when_matching|including)\b|\bdef[ \t]+self\.runnable_methods\b",
             test_heads: r"[^\s\S]",

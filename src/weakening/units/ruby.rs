@@ -21,6 +21,10 @@ const RUBY_TESTS: &[&str] = &[
     "xscenario",
     "fit",
     "test",
+    // (A shared example group included: its examples run here.)
+    "it_behaves_like",
+    "it_should_behave_like",
+    "include_examples",
 ];
 const RUBY_SUITES: &[&str] = &[
     "describe",
