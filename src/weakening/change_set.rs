@@ -120,7 +120,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     files_sorted.sort();
     // The tests of every file's new side that run and check (read once, and only when
     // some test went missing).
-    let running: OnceLock<Vec<Vec<String>>> = OnceLock::new();
+    let running: OnceLock<Vec<(Vec<String>, Vec<String>)>> = OnceLock::new();
     for (fi, mut gone) in files_sorted {
         let file = &read[fi];
         let Some(old) = &file.old else { continue };
@@ -144,8 +144,8 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             let still_there = pairs
                 .iter()
                 .filter(|(o, n)| o.0 == fi && n.0 == fi)
-                .map(|(o, _)| body_lines(old, &old.units[o.1]));
-            let still_there: Vec<Vec<String>> = still_there.collect();
+                .map(|(o, _)| lines_and_skips(old, &old.units[o.1]));
+            let still_there: Vec<(Vec<String>, Vec<String>)> = still_there.collect();
             let running = running.get_or_init(|| {
                 read.iter()
                     .filter_map(|f| f.new.as_ref())
@@ -154,18 +154,18 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                             .filter(|&u| {
                                 !new.units[u].checks.is_empty() && !new.never_runs(&new.units[u])
                             })
-                            .map(|u| body_lines(new, &new.units[u]))
+                            .map(|u| lines_and_skips(new, &new.units[u]))
                     })
                     .collect()
             });
             gone.retain(|&u| {
-                let mine = body_lines(old, &old.units[u]);
+                let mine = lines_and_skips(old, &old.units[u]);
                 old.units[u].checks.is_empty()
-                    || mine.is_empty()
+                    || mine.0.is_empty()
                     || !running
                         .iter()
                         .chain(&still_there)
-                        .any(|theirs| in_order(&mine, theirs))
+                        .any(|theirs| runs_all_of(theirs, &mine))
             });
             if gone.is_empty() {
                 continue;
@@ -194,17 +194,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         // The missing tests taken for duplicates of an arrival (it runs their body).
         let absorbed: Vec<usize> = match &file.new {
             Some(new) if !arrived.is_empty() && missing.len() > gone.len() => {
-                let bodies: Vec<Vec<String>> = arrived
+                let bodies: Vec<(Vec<String>, Vec<String>)> = arrived
                     .iter()
-                    .map(|&a| body_lines(new, &new.units[a]))
+                    .map(|&a| lines_and_skips(new, &new.units[a]))
                     .collect();
                 missing
                     .iter()
                     .copied()
                     .filter(|u| {
                         !gone.contains(u) && {
-                            let mine = body_lines(old, &old.units[*u]);
-                            bodies.iter().any(|theirs| in_order(&mine, theirs))
+                            let mine = lines_and_skips(old, &old.units[*u]);
+                            bodies.iter().any(|theirs| runs_all_of(theirs, &mine))
                         }
                     })
                     .collect()
@@ -487,4 +487,20 @@ fn dedup(out: &mut Vec<Finding>) {
     }
     let mut keep = keep.into_iter();
     out.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// A test's lines ([`body_lines`]) and the texts of its skips.
+fn lines_and_skips(model: &Model, unit: &super::model::Unit) -> (Vec<String>, Vec<String>) {
+    let skips = unit
+        .skips
+        .iter()
+        .map(|&s| model.skips[s].text.clone())
+        .collect();
+    (body_lines(model, unit), skips)
+}
+
+/// Whether one test runs every statement of another, in order, and skips nowhere the
+/// other did not (a copy with an `assumeTrue(…)` added is that test skipped).
+fn runs_all_of(theirs: &(Vec<String>, Vec<String>), mine: &(Vec<String>, Vec<String>)) -> bool {
+    in_order(&mine.0, &theirs.0) && theirs.1.iter().all(|s| mine.1.contains(s))
 }

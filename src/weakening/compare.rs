@@ -793,13 +793,15 @@ pub(super) fn compare_bags(
     }
     // Fewer, stricter checks (three `contains` → one exact check of the whole output)
     // pass only when the exact checks gained look at the object the lost checks
-    // looked at: an exact check of another value does not replace them.
+    // looked at: an exact check of another value does not replace them, nor one of an
+    // element or a slice of it (`names[0] == "a"`).
     let eq_gained_related: usize = gained
         .iter()
         .filter(|g| g.strength == Strength::Equality)
         .filter(|g| {
             lost.iter()
                 .any(|l| l.strength != Strength::Void && checks::same_root(&l.key, &g.key))
+                && !lost.iter().any(|l| checks::narrows(&g.key, &l.key))
         })
         .map(|g| g.mult)
         .sum();

@@ -431,14 +431,25 @@ fn words(code: &str) -> impl Iterator<Item = &str> {
         .filter(|w| w.len() > 1 && !w.starts_with(|c: char| c.is_ascii_digit()))
 }
 
-/// A unit's source after its first line (its name), spacing squeezed.
+/// A unit's source without the line that names it, spacing squeezed: its attributes
+/// or decorators (`#[should_panic]`, `@pytest.mark.parametrize(…)`) and its body.
 pub(super) fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
-    let first_line_end = model.src.line_end(model.src.line_of(unit.span.start));
-    let from = first_line_end.clamp(unit.span.start, unit.span.end);
-    model
-        .src
-        .text(from..unit.span.end)
-        .lines()
+    let src = &model.src;
+    let first = src.line_of(unit.span.start);
+    let named = if (first..=src.line_of(unit.span.end.saturating_sub(1))).contains(&unit.line) {
+        unit.line
+    } else {
+        first
+    };
+    let piece = |r: std::ops::Range<usize>| {
+        let r = r.start.clamp(unit.span.start, unit.span.end)
+            ..r.end.clamp(unit.span.start, unit.span.end);
+        src.text(r)
+    };
+    let head = piece(unit.span.start..src.line_start(named));
+    let body = piece(src.line_end(named)..unit.span.end);
+    head.lines()
+        .chain(body.lines())
         .map(checks::squeeze)
         .filter(|l| !l.is_empty() && !matches!(l.as_str(), "}" | "})" | "});" | ")" | "end"))
         .collect()

@@ -1188,7 +1188,7 @@ impl<'a> Model<'a> {
             self.has_check_in(span)
         };
         if self.language == Language::Go
-            && let Some(rows) = go_table_rows(code, &has_check, false)
+            && let Some(rows) = go_table_rows(&self.src, code, &has_check, false)
         {
             return rows.max(1);
         }

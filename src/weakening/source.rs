@@ -33,6 +33,15 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// The committed text under `part`, a slice of `code` (strings as written, so
+    /// `"12"` and `"abc"` differ); `part` itself when it is not one.
+    pub(super) fn raw_of<'p>(&'p self, part: &'p [u8]) -> &'p [u8] {
+        (part.as_ptr() as usize)
+            .checked_sub(self.code.as_ptr() as usize)
+            .and_then(|start| self.raw.get(start..start + part.len()))
+            .unwrap_or(part)
+    }
+
     pub(super) fn b(&self) -> &[u8] {
         self.code.as_bytes()
     }
@@ -442,6 +451,7 @@ fn ruby_block_end(code: &[u8], start: usize) -> Option<usize> {
 /// or map entries `"name": {…}`): a loop over plain values (`for _, h := range
 /// headers { assert.NotContains(t, h, secret) }`) checks one input's parts.
 pub(super) fn go_table_rows(
+    src: &Source,
     function: &[u8],
     checks: &dyn Fn(&[u8]) -> bool,
     rows_only: bool,
@@ -519,7 +529,7 @@ pub(super) fn go_table_rows(
         if rows_only && !rows_of_structs(group) {
             return None;
         }
-        return Some(sliced(elements(group)));
+        return Some(sliced(elements(src, group)));
     }
     None
 }
@@ -660,27 +670,24 @@ fn rows_of_structs(group: &[u8]) -> bool {
 }
 
 /// Elements of a bracket group (`{a, b, c,}` → 3).
-pub(super) fn elements(group: &[u8]) -> usize {
+pub(super) fn elements(src: &Source, group: &[u8]) -> usize {
     let inner = &group[1..group.len().saturating_sub(1)];
     let mut depth = 0i32;
-    let mut count = 0;
-    let mut pending = false;
-    for &b in inner {
+    let mut rows: Vec<&[u8]> = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, &b) in inner.iter().enumerate() {
+        if start.is_none() && !b.is_ascii_whitespace() && !(depth == 0 && b == b',') {
+            start = Some(i);
+        }
         match b {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                pending = true;
-            }
+            b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => {
-                count += usize::from(pending);
-                pending = false;
-            }
-            b if !b.is_ascii_whitespace() => pending = true,
+            b',' if depth == 0 => rows.extend(start.take().map(|s| &inner[s..i])),
             _ => {}
         }
     }
-    count + usize::from(pending)
+    rows.extend(start.map(|s| &inner[s..]));
+    distinct_rows(rows.iter().map(|r| String::from_utf8_lossy(src.raw_of(r))))
 }
 
 /// Rows of the largest literal table in `code`: a bracket group of two or more
@@ -723,8 +730,10 @@ pub(super) fn rows_in(code: &[u8]) -> usize {
     best
 }
 
-/// Elements of the first bracket list (`[…]` or `{…}`) at or after `from`.
-pub(super) fn list_len(code: &[u8], from: usize) -> usize {
+/// Distinct elements of the first bracket list (`[…]` or `{…}`) at or after `from` in
+/// `code` (a part of `src.code`): a row written twice runs the same case twice, so
+/// removing the copy loses nothing.
+pub(super) fn list_len(src: &Source, code: &[u8], from: usize) -> usize {
     let Some(open) = code[from..]
         .iter()
         .position(|&c| c == b'[' || c == b'{')
@@ -733,31 +742,50 @@ pub(super) fn list_len(code: &[u8], from: usize) -> usize {
         return 1;
     };
     let mut depth = 0i32;
-    let mut n = 0;
-    let mut pending = true;
-    for &c in &code[open..] {
-        if pending && depth == 1 && !c.is_ascii_whitespace() && !matches!(c, b']' | b'}') {
-            n += 1;
-            pending = false;
+    let mut rows: Vec<&[u8]> = Vec::new();
+    let mut start: Option<usize> = None;
+    for (i, &c) in code.iter().enumerate().skip(open) {
+        if start.is_none() && depth == 1 && !c.is_ascii_whitespace() && !matches!(c, b']' | b'}') {
+            start = Some(i);
         }
         match c {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => {
                 depth -= 1;
                 if depth == 0 {
+                    rows.extend(start.take().map(|s| &code[s..i]));
                     break;
                 }
             }
-            b',' if depth == 1 => pending = true,
+            b',' if depth == 1 => rows.extend(start.take().map(|s| &code[s..i])),
             _ => {}
         }
     }
-    n.max(1)
+    distinct_rows(rows.iter().map(|r| String::from_utf8_lossy(src.raw_of(r)))).max(1)
+}
+
+/// How many different rows a table has, compared with blanks squeezed out.
+pub(super) fn distinct_rows<S: AsRef<str>>(rows: impl Iterator<Item = S>) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    rows.filter(|r| seen.insert(crate::weakening::checks::squeeze(r.as_ref())))
+        .count()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_written_twice_is_one_case() {
+        let src = Source::new(
+            b"[(1, 2), (1,2), (3, 4), ('a', 1), ('b', 1)]",
+            Language::Python,
+        );
+        assert_eq!(list_len(&src, src.b(), 0), 4);
+        // Strings are compared as written, not as blanked.
+        let src = Source::new(b"[\"\", \"12\", \"abc EUR\"]", Language::Go);
+        assert_eq!(list_len(&src, src.b(), 0), 3);
+    }
 
     #[test]
     fn rows_of_tables() {

@@ -89,7 +89,7 @@ pub(super) fn table_rows(src: &Source, expr: &str, before: Range<usize>) -> Opti
     let (expr, slice) = sliced(expr.trim());
     let expr = unwrapped(expr);
     let rows = match literal_rows(expr, true) {
-        Some(n) => n,
+        Some(rows) => rows,
         None => {
             let name = expr
                 .rsplit(['.', ':'])
@@ -110,10 +110,19 @@ pub(super) fn table_rows(src: &Source, expr: &str, before: Range<usize>) -> Opti
             }
         }
     };
-    Some(match slice {
-        Some((lo, hi)) => hi.unwrap_or(rows).min(rows).saturating_sub(lo),
-        None => rows,
-    })
+    // (Sliced by position first: a copy past the slice's end is no row of it.)
+    let n = rows.len();
+    let rows = match slice {
+        Some((lo, hi)) => {
+            let hi = hi.unwrap_or(n).min(n);
+            &rows[lo.min(hi)..hi]
+        }
+        None => &rows[..],
+    };
+    Some(super::source::distinct_rows(
+        rows.iter()
+            .map(|r| String::from_utf8_lossy(src.raw_of(r.as_bytes()))),
+    ))
 }
 
 fn plain(name: &str) -> bool {
@@ -207,7 +216,7 @@ fn unwrapped(mut expr: &str) -> &str {
 /// Elements of a literal list (`[…]`, `(…)`, `{…}`, `vec![…]`, `[]string{…}`,
 /// `listOf(…)`, `List.of(…)`, `new[] {…}`) that is the whole of `expr`, or (not
 /// `whole`) that `expr` starts with.
-fn literal_rows(expr: &str, whole: bool) -> Option<usize> {
+fn literal_rows(expr: &str, whole: bool) -> Option<Vec<&str>> {
     let e = expr.trim().trim_start_matches('&');
     let b = e.as_bytes();
     let close_of = |open: usize| super::source::matching_close(b, open);
@@ -262,9 +271,9 @@ fn literal_rows(expr: &str, whole: bool) -> Option<usize> {
     }
     Some(
         split_top(&e[open + 1..close])
-            .iter()
+            .into_iter()
             .filter(|p| !p.trim().is_empty())
-            .count(),
+            .collect(),
     )
 }
 
@@ -348,14 +357,23 @@ mod tests {
 
     #[test]
     fn rows_of_literals_names_and_slices() {
-        assert_eq!(literal_rows("[\"a\", \"b\", \"c\"]", true), Some(3));
-        assert_eq!(literal_rows("[]string{\"\", \"12\",}", true), Some(2));
         assert_eq!(
-            literal_rows("[]struct{ a int }{ {1}, {2}, {3} }", true),
+            literal_rows("[\"a\", \"b\", \"c\"]", true).map(|r| r.len()),
             Some(3)
         );
-        assert_eq!(literal_rows("vec![1, 2]", true), Some(2));
-        assert_eq!(literal_rows("listOf(1, 2, 3)", true), Some(3));
+        assert_eq!(
+            literal_rows("[]string{\"\", \"12\",}", true).map(|r| r.len()),
+            Some(2)
+        );
+        assert_eq!(
+            literal_rows("[]struct{ a int }{ {1}, {2}, {3} }", true).map(|r| r.len()),
+            Some(3)
+        );
+        assert_eq!(literal_rows("vec![1, 2]", true).map(|r| r.len()), Some(2));
+        assert_eq!(
+            literal_rows("listOf(1, 2, 3)", true).map(|r| r.len()),
+            Some(3)
+        );
         assert_eq!(literal_rows("f(1, 2)", true), None);
         assert_eq!(literal_rows("[1, 2].filter(odd)", true), None);
         assert_eq!(
@@ -366,6 +384,9 @@ mod tests {
         assert_eq!(sliced("cases.slice(1)"), ("cases", Some((1, None))));
         assert_eq!(sliced("CASES[..=1]"), ("CASES", Some((0, Some(2)))));
         let code = "CASES = [\n  (1, 2),\n  (3, 4),\n  (5, 6),\n]\n";
-        assert_eq!(literal_rows(assigned(code, "CASES")[0], false), Some(3));
+        assert_eq!(
+            literal_rows(assigned(code, "CASES")[0], false).map(|r| r.len()),
+            Some(3)
+        );
     }
 }

@@ -108,7 +108,11 @@ pub fn subjects(key: &str) -> Vec<&str> {
         }
         out
     }
-    if let Some(body) = key.strip_prefix("assert ") {
+    // (Squeezed, `assert [1, 2] == x` loses its space: `assert[1,2]==x`.)
+    if let Some(body) = key.strip_prefix("assert ").or_else(|| {
+        key.strip_prefix("assert")
+            .filter(|rest| rest.starts_with(['[', '{']))
+    }) {
         return operands(body);
     }
     // Ruby's `assert_equal a, b` without parentheses.
@@ -383,6 +387,51 @@ pub fn related_subjects<S: AsRef<str>>(a: &[S], b: &[S]) -> bool {
     }
     sa.iter()
         .any(|x| sb.iter().any(|y| covers(x, y) || covers(y, x)))
+}
+
+/// Whether a check looks at one element or a slice of what another looked at
+/// (`names[0]`, `sorted(names)[:2]`, `names.count("a")`, `out.first`): an exact check
+/// of a part fixes that part only, not the whole the other checks searched.
+pub fn narrows(part: &str, whole: &str) -> bool {
+    const ELEMENT: [&str; 22] = [
+        "[",
+        ".count(",
+        ".first",
+        ".last",
+        ".get(",
+        ".at(",
+        ".nth(",
+        ".slice(",
+        ".take(",
+        ".skip(",
+        ".substring(",
+        ".substr(",
+        ".Substring(",
+        ".First",
+        ".Last",
+        ".ElementAt(",
+        ".Skip(",
+        ".Take(",
+        ".head",
+        ".index(",
+        ".find(",
+        ".charAt(",
+    ];
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+    let wholes: Vec<&str> = subjects(whole)
+        .into_iter()
+        .filter(|s| !literal(s))
+        .collect();
+    subjects(part).into_iter().filter(|s| !literal(s)).any(|s| {
+        wholes.iter().any(|w| {
+            s != *w
+                && s.match_indices(w).any(|(at, _)| {
+                    let rest = s[at + w.len()..].trim_start_matches(')');
+                    (at == 0 || !word(s.as_bytes()[at - 1]))
+                        && ELEMENT.iter().any(|e| rest.starts_with(e))
+                })
+        })
+    })
 }
 
 /// Whether two checks look at the same object: a subject of each starts with the same
@@ -869,6 +918,18 @@ fn copied(value: &str) -> &str {
 pub fn wholes(key: &str, aliases: &std::collections::HashMap<String, String>) -> Vec<String> {
     let Some((a, b)) = sides(key) else {
         return subjects(key).into_iter().map(String::from).collect();
+    };
+    // go-cmp's `cmp.Diff(want, got) == ""`, with no options, compares the two whole.
+    let (a, b) = match (a, b) {
+        ("\"\"", diff) | (diff, "\"\"") => diff
+            .strip_prefix("cmp.Diff(")
+            .and_then(|r| r.strip_suffix(')'))
+            .and_then(|args| match split_top(args)[..] {
+                [x, y] => Some((x.trim(), y.trim())),
+                _ => None,
+            })
+            .unwrap_or((a, b)),
+        _ => (a, b),
     };
     let plain = |s: &str| -> String {
         let s = resolve(s, aliases).unwrap_or_else(|| s.to_string());

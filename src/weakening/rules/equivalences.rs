@@ -505,6 +505,20 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Java, "Assertions.A", "A"),
     (Language::Java, "Assert.A", "A"),
     (Language::Java, "org.junit.Assert.A", "A"),
+    // BDDMockito's `then(mock).should(…)` is Mockito's `verify(mock, …)`.
+    (Language::Java, "BDDMockito.then(A)", "then(A)"),
+    (Language::Java, "then(A).should().B", "verify(A).B"),
+    (Language::Java, "then(A).should(B).C", "verify(A, B).C"),
+    (
+        Language::Java,
+        "then(A).shouldHaveNoMoreInteractions()",
+        "verifyNoMoreInteractions(A)",
+    ),
+    (
+        Language::Java,
+        "then(A).shouldHaveNoInteractions()",
+        "verifyNoInteractions(A)",
+    ),
     (Language::Java, "assertEquals(true, A)", "assertTrue(A)"),
     (Language::Java, "assertEquals(false, A)", "assertFalse(A)"),
     (Language::Java, "assertEquals(null, A)", "assertNull(A)"),

@@ -287,24 +287,24 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             unit.scope = src.enclosing_brace(head).map(|o| o..src.close_of(o));
         }
         unit.cases = match language {
-            Language::Rust => {
-                head_text.matches("#[case").count() + head_text.matches("#[test_case").count()
-            }
+            Language::Rust => attribute_rows(src, head, head_text, &["#[case", "#[test_case"]),
             Language::CSharp => {
-                head_text.matches("InlineData").count()
-                    + head_text.matches("TestCase(").count()
-                    + head_text.matches("DataRow").count()
-                    + ["[MemberData(", "TestCaseSource(", "DynamicData("]
-                        .iter()
-                        .flat_map(|a| head_text.match_indices(a))
-                        .map(|(at, m)| member_data_rows(src, head + at + m.len()))
-                        .sum::<usize>()
+                attribute_rows(
+                    src,
+                    head,
+                    head_text,
+                    &["InlineData", "TestCase(", "DataRow"],
+                ) + ["[MemberData(", "TestCaseSource(", "DynamicData("]
+                    .iter()
+                    .flat_map(|a| head_text.match_indices(a))
+                    .map(|(at, m)| member_data_rows(src, head + at + m.len()))
+                    .sum::<usize>()
             }
             Language::Java => {
                 ["@ValueSource", "@CsvSource"]
                     .iter()
                     .filter_map(|a| head_text.find(a))
-                    .map(|i| annotation_rows(head_text.as_bytes(), i))
+                    .map(|i| annotation_rows(src, head_text.as_bytes(), i))
                     .sum::<usize>()
                     + head_text
                         .find("@MethodSource")
@@ -315,6 +315,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             // *testing.T) {…})`; a `.Run(` alone is any call of that name), the
             // largest list in the function.
             Language::Go => go_table_rows(
+                src,
                 &b[head..end],
                 &|body| rules.checks.is_match(body) || subtests(&code[head..end]),
                 !subtests(&code[head..end]),
@@ -879,6 +880,36 @@ fn provider_declared(code: &str, name: &str, declares: impl Fn(&str) -> bool) ->
     })
 }
 
+/// Different rows given as attributes (`#[case(…)]`, `[InlineData(…)]`), compared as
+/// written: a row written twice runs the same case twice.
+fn attribute_rows(src: &Source, head: usize, head_text: &str, markers: &[&str]) -> usize {
+    let b = src.b();
+    let rows = markers.iter().flat_map(|m| {
+        head_text.match_indices(m).map(move |(at, m)| {
+            let start = head + at;
+            let after = start + m.len();
+            // (Through the row's arguments: the bracket after the marker, or the one it
+            // ends with.)
+            let open = if m.starts_with("#[") {
+                Some(start + 1)
+            } else if m.ends_with('(') {
+                Some(after - 1)
+            } else {
+                b[after..]
+                    .iter()
+                    .position(|c| !c.is_ascii_whitespace())
+                    .map(|i| after + i)
+                    .filter(|&i| b[i] == b'(')
+            };
+            let end = open
+                .and_then(|o| matching_close(b, o))
+                .map_or(after, |c| c + 1);
+            String::from_utf8_lossy(src.raw_of(&b[start..end])).into_owned()
+        })
+    });
+    super::super::source::distinct_rows(rows)
+}
+
 /// xUnit's `[MemberData(nameof(Cases))]`, NUnit's `[TestCaseSource(…)]`, MSTest's
 /// `[DynamicData(…)]` (`at`: after its `(`): the rows `Cases`
 /// holds, a property or field initialised with a collection (`new() { { 1m, "a" }, …
@@ -920,7 +951,7 @@ fn member_data_rows(src: &Source, at: usize) -> usize {
     if value.starts_with('[') {
         let open = code.len() - value.len();
         return matching_close(code.as_bytes(), open)
-            .map_or(1, |c| elements(&code.as_bytes()[open..=c]).max(1));
+            .map_or(1, |c| elements(src, &code.as_bytes()[open..=c]).max(1));
     }
     let Some(open) = code[decl..].find('{').map(|o| decl + o) else {
         return 1;
@@ -941,7 +972,7 @@ fn member_data_rows(src: &Source, at: usize) -> usize {
             .and_then(|n| body[n..].find('{').map(|b| open + n + b))
             .and_then(|o| matching_close(code.as_bytes(), o).map(|c| (o, c)))
     };
-    init.map_or(1, |(o, c)| elements(&code.as_bytes()[o..=c]).max(1))
+    init.map_or(1, |(o, c)| elements(src, &code.as_bytes()[o..=c]).max(1))
 }
 
 /// `test`: the elements of the literal its provider returns (`return new String[] {
@@ -990,14 +1021,14 @@ fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
         .min()
         .and_then(|open| matching_close(body.as_bytes(), open).map(|close| (open, close)))
         .map_or(1, |(open, close)| {
-            elements(&body.as_bytes()[open..=close]).max(1)
+            elements(src, &body.as_bytes()[open..=close]).max(1)
         })
 }
 
 /// The rows of a JUnit source annotation at `at`: its array (`{"a", "b"}`, Kotlin's
 /// `[1, 2]`), else its arguments (Kotlin's vararg `@CsvSource("1, 2", "3, 4")`; the
 /// strings are blanked, so only the commas between them are left).
-fn annotation_rows(code: &[u8], at: usize) -> usize {
+fn annotation_rows(src: &Source, code: &[u8], at: usize) -> usize {
     let Some(open) = code[at..].iter().position(|&c| c == b'(').map(|i| at + i) else {
         return 1;
     };
@@ -1005,7 +1036,7 @@ fn annotation_rows(code: &[u8], at: usize) -> usize {
     let mut commas = 0;
     for &c in &code[open..] {
         match c {
-            b'[' | b'{' if depth == 1 => return list_len(code, open),
+            b'[' | b'{' if depth == 1 => return list_len(src, code, open),
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => {
                 depth -= 1;

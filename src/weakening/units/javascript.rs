@@ -108,7 +108,7 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                         code[open + 1..group_end.saturating_sub(1)].trim(),
                         0..0,
                     )
-                    .unwrap_or_else(|| list_len(b, open + 1))
+                    .unwrap_or_else(|| list_len(src, b, open + 1))
                     .max(1)
                 };
             }

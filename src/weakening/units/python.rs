@@ -218,7 +218,7 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 cases *= value
                     .filter(|v| !v.starts_with(['[', '(']))
                     .and_then(|v| table_rows(src, v, 0..0))
-                    .unwrap_or_else(|| list_len(args, c));
+                    .unwrap_or_else(|| list_len(src, args, c));
             }
             from = at;
         }
