@@ -771,6 +771,7 @@ pub(super) fn compare_bags(
                 Some((*l, *g, "only a part of it is checked now"))
             } else if let Some(why) = checks::loosened_in_place(&l.key, &g.key)
                 && l.strength != Strength::Void
+                && !(why == checks::LOOSE_EQUALITY && node_assert_imports(new).0)
             {
                 Some((*l, *g, why))
             } else {
@@ -1408,35 +1409,8 @@ pub(super) fn assert_mode_loosened(file: &File, old: &Model, new: &Model) -> Vec
     {
         return Vec::new();
     }
-    const STRICT: [&str; 4] = [
-        "'assert/strict'",
-        "\"assert/strict\"",
-        "'node:assert/strict'",
-        "\"node:assert/strict\"",
-    ];
-    const PLAIN: [&str; 4] = ["'assert'", "\"assert\"", "'node:assert'", "\"node:assert\""];
-    /// Whether the file imports strict mode (`assert/strict`, `{ strict as assert }`),
-    /// and the line of its first plain import of `assert`.
-    fn imports(m: &Model) -> (bool, Option<usize>) {
-        let mut strict = false;
-        let mut plain = None;
-        for (n, line) in m.src.raw.split(|&b| b == b'\n').enumerate() {
-            let line = String::from_utf8_lossy(line);
-            let t = line.trim();
-            if !(t.starts_with("import ") || t.contains("require(")) {
-                continue;
-            }
-            let names_plain = PLAIN.iter().any(|p| t.contains(p));
-            if STRICT.iter().any(|p| t.contains(p)) || (names_plain && t.contains("strict")) {
-                strict = true;
-            } else if names_plain {
-                plain.get_or_insert(n);
-            }
-        }
-        (strict, plain)
-    }
-    let (was_strict, _) = imports(old);
-    let (strict, plain) = imports(new);
+    let (was_strict, _) = node_assert_imports(old);
+    let (strict, plain) = node_assert_imports(new);
     let loose_calls = [
         "assert.equal(",
         "assert.deepEqual(",
@@ -1460,6 +1434,34 @@ pub(super) fn assert_mode_loosened(file: &File, old: &Model, new: &Model) -> Vec
         }
         _ => Vec::new(),
     }
+}
+
+/// Whether the file imports strict mode (`assert/strict`, `{ strict as assert }`),
+/// and the line of its first plain import of `assert`.
+pub(super) fn node_assert_imports(m: &Model) -> (bool, Option<usize>) {
+    const STRICT: [&str; 4] = [
+        "'assert/strict'",
+        "\"assert/strict\"",
+        "'node:assert/strict'",
+        "\"node:assert/strict\"",
+    ];
+    const PLAIN: [&str; 4] = ["'assert'", "\"assert\"", "'node:assert'", "\"node:assert\""];
+    let mut strict = false;
+    let mut plain = None;
+    for (n, line) in m.src.raw.split(|&b| b == b'\n').enumerate() {
+        let line = String::from_utf8_lossy(line);
+        let t = line.trim();
+        if !(t.starts_with("import ") || t.contains("require(")) {
+            continue;
+        }
+        let names_plain = PLAIN.iter().any(|p| t.contains(p));
+        if STRICT.iter().any(|p| t.contains(p)) || (names_plain && t.contains("strict")) {
+            strict = true;
+        } else if names_plain {
+            plain.get_or_insert(n);
+        }
+    }
+    (strict, plain)
 }
 
 /// A number raised in data outside any test that a test's bound check reads: a

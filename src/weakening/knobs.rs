@@ -1,4 +1,4 @@
-//! Property tests told to run fewer cases: a case count lowered
+//! Property tests told to run fewer cases (and repeated tests fewer times): a count lowered
 //! (`@settings(max_examples=500)` → `2`, fast-check `numRuns: 1000` → `5`, proptest
 //! `with_cases(512)` → `1`, kotest `checkAll(500, …)` → `5`), or set below the
 //! framework's default on a test that ran with the default. The checks read the same;
@@ -68,6 +68,18 @@ const KNOBS: &[Knob] = &[
         marker: "Max",
         pattern: r"\bMax(?:Test|NbOfTest)[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 100,
+    },
+    // JUnit 5's `@RepeatedTest(50)` and NUnit's `[Repeat(50)]`: a randomised test run
+    // fewer times.
+    Knob {
+        marker: "@RepeatedTest",
+        pattern: r"@RepeatedTest[ \t]*\((?:[ \t]*value[ \t]*=)?[ \t]*([0-9][0-9_]*)\b",
+        default: 1,
+    },
+    Knob {
+        marker: "Repeat",
+        pattern: r"\[[ \t]*Repeat[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*\)",
+        default: 1,
     },
     // Go's testing/quick.
     Knob {

@@ -204,6 +204,14 @@ impl Model<'_> {
             let after = code[end..].trim_start();
             if discarded && (after.starts_with(';') || after.starts_with(".ok()")) {
                 out.push(self.swallow(at, "catch_unwind(…)"));
+            } else if after.starts_with(';')
+                && let Some(name) = lead
+                    .strip_prefix("let ")
+                    .and_then(|r| r.trim_end().strip_suffix('='))
+                    .map(|n| n.trim().trim_start_matches("mut ").trim())
+                && self.result_dropped(name, end)
+            {
+                out.push(self.swallow(at, "catch_unwind(…)"));
             }
         }
         for (at, _) in code.match_indices("Err(") {
@@ -263,6 +271,56 @@ impl Model<'_> {
             .iter()
             .filter(|c| c.span.start >= from)
             .any(|c| checks::mentions(&self.src.code[c.span.clone()], &name))
+    }
+
+    /// Whether the result `name` of a `catch_unwind` (assigned before `from`) is only
+    /// looked at, never re-raised nor checked, in the rest of its block: `if let Err(e)
+    /// = result { eprintln!(…) }`. Any other use of it (`result.unwrap()`, `result?`,
+    /// `resume_unwind`, a `panic!`, an argument, a check) is taken for the failure passed
+    /// on.
+    fn result_dropped(&self, name: &str, from: usize) -> bool {
+        let code = &self.src.code;
+        if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return false;
+        }
+        let Some(open) = self.src.enclosing_brace(from) else {
+            return false;
+        };
+        let rest = &code[from..self.src.close_of(open).min(code.len())];
+        if [
+            "panic!",
+            "resume_unwind",
+            "unreachable!",
+            "todo!",
+            "unimplemented!",
+        ]
+        .iter()
+        .any(|p| rest.contains(p))
+            || self
+                .checks
+                .iter()
+                .filter(|c| c.span.start >= from)
+                .any(|c| checks::mentions(&code[c.span.clone()], name))
+        {
+            return false;
+        }
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        rest.match_indices(name).all(|(at, _)| {
+            let b = rest.as_bytes();
+            if (at > 0 && word(b[at - 1])) || b.get(at + name.len()).is_some_and(|&c| word(c)) {
+                return true; // another name
+            }
+            let before = rest[..at].trim_end();
+            let after = rest[at + name.len()..].trim_start();
+            ((before.ends_with('=') && !before.ends_with("==") && {
+                let line = before.rsplit('\n').next().unwrap_or("").trim_start();
+                line.starts_with("if let Err(") || line.starts_with("if let Ok(")
+            }) && after.starts_with('{'))
+                || (before.ends_with("if")
+                    && [".is_err()", ".is_ok()"]
+                        .iter()
+                        .any(|m| after.starts_with(m)))
+        })
     }
 
     fn swallow(&self, pos: usize, head: &str) -> Skip {

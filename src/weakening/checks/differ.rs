@@ -184,6 +184,7 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
                 && ((index == 1
                     && [
                         "approximately",
+                        "closeto",
                         "in_delta",
                         "indelta",
                         "inepsilon",
@@ -757,6 +758,10 @@ pub fn widens(old: &str, new: &str) -> bool {
         || loosened_in_place(old, new).is_some()
 }
 
+/// Why node's legacy `assert.equal` is looser than `strictEqual` (not so in a file
+/// that imports `assert/strict`, which the caller knows).
+pub const LOOSE_EQUALITY: &str = "values now compare with `==`, so a string passes for a number";
+
 /// Whether `new` is `old` with part of what it pins given up, and how: a qualifier of
 /// the matcher dropped (`change {…}.by(1)` → `change {…}`, `.with(id)`,
 /// `.WithMessage(m)`, `calledOnceWithExactly(a)` → `called`, `toThrowError(E)` →
@@ -854,6 +859,35 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     if local && wild(added_word) && !wild(removed_word) && !removed.is_empty() {
         return Some("a value is now matched by a wildcard");
     }
+    // A whole-value comparison told to leave parts out (`cmp.Diff(want, got)` → `+
+    // cmpopts.IgnoreFields(…)`, FluentAssertions' `o => o.Excluding(…)`, AssertJ's
+    // `.ignoringFields(…)`, an insta redaction `{ ".fee" => "[fee]" }`): those parts
+    // are no longer compared.
+    const EXCLUDING: &[&str] = &[
+        "Excluding(",
+        "ExcludingMissingMembers(",
+        "WithoutStrictOrdering(",
+        "cmpopts.Ignore",
+        "cmpopts.EquateApprox",
+        "cmpopts.SortSlices(",
+        "ignoringFields",
+        "ignoringCollectionOrder",
+        "ignoringActualNullFields",
+        "ignoringExpectedNullFields",
+        "exclude_paths=",
+        "exclude_regex_paths=",
+        "exclude_types=",
+    ];
+    let redaction = head.ends_with("_snapshot!(")
+        || (head.contains("_snapshot!(") && added.starts_with(",{") && added.contains("=>"));
+    if removed.is_empty()
+        && (EXCLUDING
+            .iter()
+            .any(|e| added.contains(e) && !old.contains(e))
+            || (redaction && added.contains("=>")))
+    {
+        return Some("parts of the value are no longer compared");
+    }
     // `toMatchSnapshot()` → `toMatchSnapshot({ totals: expect.any(Object) })`.
     if removed.is_empty()
         && (head.ends_with("toMatchSnapshot(") || head.ends_with("toMatchInlineSnapshot("))
@@ -909,6 +943,43 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         && new.strip_prefix("self.assertEqual(") == old.strip_prefix("self.assertIs(")
     {
         return Some("the identity of the value is no longer checked");
+    }
+    // node's `assert.deepStrictEqual(a, b)` → `assert.deepEqual(a, b)`, `strictEqual` →
+    // `equal`: the legacy methods compare with `==` (`'42'` passes for `42`).
+    for (strict, loose) in [
+        ("assert.deepStrictEqual(", "assert.deepEqual("),
+        ("assert.strictEqual(", "assert.equal("),
+    ] {
+        // (Not a boolean compared with a boolean: `assert.equal(h.hasOwnProperty(k),
+        // false)` is as strict as it was.)
+        let boolean = |args: &str| {
+            let parts = split_top(args.strip_suffix(')').unwrap_or(args));
+            // (In either order: the operands of a symmetric check are sorted.)
+            parts.len() == 2
+                && parts.iter().any(|e| matches!(e.trim(), "true" | "false"))
+                && parts.iter().any(|a| {
+                    [
+                        ".hasOwnProperty(",
+                        ".includes(",
+                        ".has(",
+                        ".startsWith(",
+                        ".endsWith(",
+                        "Array.isArray(",
+                        ".test(",
+                        ".every(",
+                        ".some(",
+                    ]
+                    .iter()
+                    .any(|m| a.contains(m))
+                        && a.ends_with(')')
+                })
+        };
+        if let Some(args) = old.strip_prefix(strict)
+            && new.strip_prefix(loose) == Some(args)
+            && !boolean(args)
+        {
+            return Some(LOOSE_EQUALITY);
+        }
     }
     // Rails' `have_http_status(:created)` → `(:success)`: any code of the class.
     let status = |t: &str| format!(":{}", t.trim_start_matches(':'));

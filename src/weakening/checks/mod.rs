@@ -772,6 +772,17 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
             false
         }
         Language::JavaScript => {
+            // chai's `closeTo(750, 300)`: a tolerance of a twentieth or more.
+            for marker in [".closeTo(", ".approximately("] {
+                if let Some(at) = key.find(marker) {
+                    let args = &key[at + marker.len()..];
+                    let parts = split_top(args.strip_suffix(')').unwrap_or(args));
+                    return parts
+                        .get(1)
+                        .and_then(|d| number_in(d))
+                        .is_some_and(|d| relative(d, parts.first().copied()));
+                }
+            }
             if let Some(at) = key.find(".toBeCloseTo(") {
                 let args = &key[at + ".toBeCloseTo(".len()..];
                 let args = args.strip_suffix(')').unwrap_or(args);
