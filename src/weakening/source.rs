@@ -33,13 +33,26 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// The committed text under `part`, a slice of `code` (strings as written, so
-    /// `"12"` and `"abc"` differ); `part` itself when it is not one.
-    pub(super) fn raw_of<'p>(&'p self, part: &'p [u8]) -> &'p [u8] {
-        (part.as_ptr() as usize)
+    /// How a row of a table reads, to tell copies apart: `part` (a slice of `code`)
+    /// with its spacing squeezed, then each of its string literals exactly as written
+    /// (`"a, b"` and `"a,b"` are different rows; `(1,2)` and `(1, 2)` are not).
+    pub(super) fn row_key(&self, part: &[u8]) -> String {
+        let Some(start) = (part.as_ptr() as usize)
             .checked_sub(self.code.as_ptr() as usize)
-            .and_then(|start| self.raw.get(start..start + part.len()))
-            .unwrap_or(part)
+            .filter(|s| s + part.len() <= self.code.len())
+        else {
+            return String::from_utf8_lossy(part).into_owned();
+        };
+        let end = start + part.len();
+        let mut key = super::checks::squeeze(&self.code[start..end]);
+        let first = self.strings.partition_point(|s| s.end <= start);
+        for s in self.strings[first..].iter().take_while(|s| s.start < end) {
+            key.push('\u{0}');
+            key.push_str(&String::from_utf8_lossy(
+                &self.raw[s.start.max(start)..s.end.min(end)],
+            ));
+        }
+        key
     }
 
     pub(super) fn b(&self) -> &[u8] {
@@ -687,7 +700,7 @@ pub(super) fn elements(src: &Source, group: &[u8]) -> usize {
         }
     }
     rows.extend(start.map(|s| &inner[s..]));
-    distinct_rows(rows.iter().map(|r| String::from_utf8_lossy(src.raw_of(r))))
+    distinct_rows(rows.iter().map(|r| src.row_key(r)))
 }
 
 /// Rows of the largest literal table in `code`: a bracket group of two or more
@@ -761,14 +774,13 @@ pub(super) fn list_len(src: &Source, code: &[u8], from: usize) -> usize {
             _ => {}
         }
     }
-    distinct_rows(rows.iter().map(|r| String::from_utf8_lossy(src.raw_of(r)))).max(1)
+    distinct_rows(rows.iter().map(|r| src.row_key(r))).max(1)
 }
 
-/// How many different rows a table has, compared with blanks squeezed out.
-pub(super) fn distinct_rows<S: AsRef<str>>(rows: impl Iterator<Item = S>) -> usize {
+/// How many different rows a table has, each read by [`Source::row_key`].
+pub(super) fn distinct_rows(rows: impl Iterator<Item = String>) -> usize {
     let mut seen = std::collections::HashSet::new();
-    rows.filter(|r| seen.insert(crate::weakening::checks::squeeze(r.as_ref())))
-        .count()
+    rows.filter(|r| seen.insert(r.clone())).count()
 }
 
 #[cfg(test)]
@@ -785,6 +797,12 @@ mod tests {
         // Strings are compared as written, not as blanked.
         let src = Source::new(b"[\"\", \"12\", \"abc EUR\"]", Language::Go);
         assert_eq!(list_len(&src, src.b(), 0), 3);
+        // Spacing inside a string is part of the row.
+        let src = Source::new(
+            b"[(\"a, b\", 2), (\"a,b\", 2), ( \"a,b\" ,2)]",
+            Language::Python,
+        );
+        assert_eq!(list_len(&src, src.b(), 0), 2);
     }
 
     #[test]

@@ -120,8 +120,7 @@ pub(super) fn table_rows(src: &Source, expr: &str, before: Range<usize>) -> Opti
         None => &rows[..],
     };
     Some(super::source::distinct_rows(
-        rows.iter()
-            .map(|r| String::from_utf8_lossy(src.raw_of(r.as_bytes()))),
+        rows.iter().map(|r| src.row_key(r.as_bytes())),
     ))
 }
 

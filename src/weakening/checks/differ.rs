@@ -708,6 +708,13 @@ pub fn order_dropped(old: &str, new: &str) -> bool {
                 s = inner.trim();
             }
         }
+        // (A list comprehension is its generator: `[x.id for x in xs]`, `sorted(x.id
+        // for x in xs)`.)
+        if let Some(inner) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']'))
+            && inner.contains(" for ")
+        {
+            s = inner.trim();
+        }
         s.to_string()
     };
     let values = |k: &str| -> Vec<String> {
@@ -773,6 +780,12 @@ pub const LOOSE_EQUALITY: &str = "values now compare with `==`, so a string pass
 pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     if old == new {
         return None;
+    }
+    // (A Python raw string compared as the plain one: `match=r"^a: b$"` →
+    // `match="a"` is a pattern cut.)
+    let (plain_old, plain_new) = (unraw(old), unraw(new));
+    if plain_old != old || plain_new != new {
+        return loosened_in_place(&plain_old, &plain_new);
     }
     let prefix = old
         .bytes()
@@ -1080,6 +1093,9 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
 
 /// Matchers of a whole text, and matchers that search it for a part.
 const EXACT_TO_SEARCH: &[(&str, &str)] = &[
+    ("re.fullmatch(", "re.search("),
+    ("re.fullmatch(", "re.match("),
+    ("re.match(", "re.search("),
     ("hasMessage(", "hasMessageContaining("),
     ("hasMessage(", "hasMessageStartingWith("),
     ("hasMessage(", "hasMessageEndingWith("),
@@ -1100,6 +1116,21 @@ const EXACT_TO_SEARCH: &[(&str, &str)] = &[
     ("to eq(", "to include("),
     ("to eq(", "to start_with("),
 ];
+
+/// `key` with Python's raw-string prefix dropped from its literals (`r"\d+"` → `"\d+"`).
+fn unraw(key: &str) -> String {
+    let b = key.as_bytes();
+    let mut out = String::with_capacity(key.len());
+    for (i, c) in key.char_indices() {
+        let raw_prefix = matches!(c, 'r' | 'R')
+            && matches!(b.get(i + 1), Some(b'"' | b'\''))
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'));
+        if !raw_prefix {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// Whether `new` is `old` with one string literal cut to a part of itself.
 fn text_cut(old: &str, new: &str) -> bool {

@@ -904,7 +904,7 @@ fn attribute_rows(src: &Source, head: usize, head_text: &str, markers: &[&str]) 
             let end = open
                 .and_then(|o| matching_close(b, o))
                 .map_or(after, |c| c + 1);
-            String::from_utf8_lossy(src.raw_of(&b[start..end])).into_owned()
+            src.row_key(&b[start..end])
         })
     });
     super::super::source::distinct_rows(rows)
