@@ -34,7 +34,7 @@ impl Model<'_> {
 /// The expression a loop header iterates: after `range`, ` of `, ` in ` or ` : ` (up
 /// to the header's closing parenthesis or Python's colon), or before `.forEach(` /
 /// `.each`.
-fn iterable(header: &str) -> Option<&str> {
+pub(super) fn iterable(header: &str) -> Option<&str> {
     let h = header.trim();
     for each in [
         ".forEach(",

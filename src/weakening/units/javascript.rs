@@ -7,8 +7,8 @@ use super::{ident_after, new_unit, qualify};
 use crate::weakening::checks;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
-use crate::weakening::source::{Source, at_line_start, extent, list_len};
-use crate::weakening::tables::table_rows;
+use crate::weakening::source::{Source, at_line_start, extent, list_len, matching_open};
+use crate::weakening::tables::{iterable, table_rows};
 
 /// The units of a JavaScript file.
 pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
@@ -16,6 +16,8 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let b = src.b();
     let mut units = Vec::new();
     let mut suites: Vec<(Range<usize>, String)> = Vec::new();
+    // (Read once, when a test is found.)
+    let loops: std::sync::OnceLock<Vec<(Range<usize>, usize)>> = std::sync::OnceLock::new();
     for m in rules.defs.find_iter(b) {
         let text = &code[m.start()..m.end()];
         let trimmed = text.trim_start();
@@ -146,10 +148,59 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             continue;
         }
         let mut unit = new_unit(label.clone(), label, Role::Test, line, at..end);
-        unit.cases = cases;
+        let looped: usize = loops
+            .get_or_init(|| loop_tables(src))
+            .iter()
+            .filter(|(block, _)| block.contains(&at))
+            .map(|(_, rows)| rows)
+            .product();
+        unit.cases = cases * looped;
         units.push(unit);
     }
     // Hooks: a skip inside `beforeAll`/`beforeEach` skips the suite's tests.
     qualify(&mut units, &suites);
     units
+}
+
+/// The blocks of loops over a table that can be read (`CASES.forEach((c) => {…})`,
+/// `for (const c of ["a", "b"]) {…}`, the table on lines of its own too), with its rows:
+/// a test defined in one runs once per row, so a row removed is a case removed.
+fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
+    let code = src.code.as_str();
+    let b = src.b();
+    let mut out = Vec::new();
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$';
+    for (at, _) in code.match_indices("for (") {
+        if code[..at].ends_with(word) {
+            continue;
+        }
+        let close = src.close_of(at + 4);
+        let rest = code[close.min(code.len())..].trim_start();
+        let block = code.len() - rest.len();
+        if !rest.starts_with('{') {
+            continue;
+        }
+        if let Some(rows) = iterable(&code[at..close]).and_then(|expr| table_rows(src, expr, 0..0))
+        {
+            out.push((block..src.close_of(block), rows));
+        }
+    }
+    for (at, m) in code.match_indices(".forEach(") {
+        // The table: a bracketed literal ending just before, or a name.
+        let before = code[..at].trim_end();
+        let start = if before.ends_with(']') {
+            matching_open(b, before.len() - 1)
+        } else {
+            Some(before.len() - before.chars().rev().take_while(|&c| word(c)).count())
+        };
+        let Some(start) = start else { continue };
+        let call_end = src.close_of(at + m.len() - 1);
+        let Some(block) = code[at..call_end].find('{').map(|i| at + i) else {
+            continue;
+        };
+        if let Some(rows) = table_rows(src, &code[start..before.len()], 0..0) {
+            out.push((block..src.close_of(block), rows));
+        }
+    }
+    out
 }
