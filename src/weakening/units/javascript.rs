@@ -17,7 +17,7 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let mut units = Vec::new();
     let mut suites: Vec<(Range<usize>, String)> = Vec::new();
     // (Read once, when a test is found.)
-    let loops: std::sync::OnceLock<Vec<(Range<usize>, usize)>> = std::sync::OnceLock::new();
+    let loops: std::sync::OnceLock<Vec<(Range<usize>, &str)>> = std::sync::OnceLock::new();
     for m in rules.defs.find_iter(b) {
         let text = &code[m.start()..m.end()];
         let trimmed = text.trim_start();
@@ -148,11 +148,12 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             continue;
         }
         let mut unit = new_unit(label.clone(), label, Role::Test, line, at..end);
+        // (The table read only for a loop a test is defined in.)
         let looped: usize = loops
             .get_or_init(|| loop_tables(src))
             .iter()
             .filter(|(block, _)| block.contains(&at))
-            .map(|(_, rows)| rows)
+            .filter_map(|(_, expr)| table_rows(src, expr, 0..0))
             .product();
         unit.cases = cases * looped;
         units.push(unit);
@@ -162,10 +163,10 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     units
 }
 
-/// The blocks of loops over a table that can be read (`CASES.forEach((c) => {…})`,
-/// `for (const c of ["a", "b"]) {…}`, the table on lines of its own too), with its rows:
-/// a test defined in one runs once per row, so a row removed is a case removed.
-fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
+/// The blocks of loops over a table (`CASES.forEach((c) => {…})`, `for (const c of
+/// ["a", "b"]) {…}`, the table on lines of its own too), with the table's expression: a
+/// test defined in one runs once per row, so a row removed is a case removed.
+fn loop_tables<'s>(src: &'s Source) -> Vec<(Range<usize>, &'s str)> {
     let code = src.code.as_str();
     let b = src.b();
     let mut out = Vec::new();
@@ -180,9 +181,8 @@ fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
         if !rest.starts_with('{') {
             continue;
         }
-        if let Some(rows) = iterable(&code[at..close]).and_then(|expr| table_rows(src, expr, 0..0))
-        {
-            out.push((block..src.close_of(block), rows));
+        if let Some(expr) = iterable(&code[at..close]) {
+            out.push((block..src.close_of(block), expr));
         }
     }
     for (at, m) in code.match_indices(".forEach(") {
@@ -198,9 +198,7 @@ fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
         let Some(block) = code[at..call_end].find('{').map(|i| at + i) else {
             continue;
         };
-        if let Some(rows) = table_rows(src, &code[start..before.len()], 0..0) {
-            out.push((block..src.close_of(block), rows));
-        }
+        out.push((block..src.close_of(block), &code[start..before.len()]));
     }
     out
 }
