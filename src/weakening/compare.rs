@@ -83,8 +83,13 @@ pub(super) fn compare_pair(
     out.extend(assertion_count_dropped(nf, old, ou, new, nu));
     // Fewer parametrised cases is a removed test, unless the rows became checks
     // (`[Theory]` rows written out in a `[Fact]`).
-    // (Counted as written: the same check after each of several inputs counts each time.)
-    let own = |_: &Model, u: &Unit| u.checks.len();
+    // (Counted as written: the same check after each of several inputs counts each time.
+    // A test with no check read, one that passes when it runs without a panic or calls
+    // helpers such as `expect_offense`, counts as one: its rows are its cases too. Not in
+    // Go, whose cases are subtests: unwrapped into a plain loop, they all still run, and
+    // with no check read there is no telling that the loop holds them.)
+    let floor = usize::from(new.language != Language::Go);
+    let own = |_: &Model, u: &Unit| u.checks.len().max(floor);
     // (Go: subtests unwrapped into a plain loop over as many rows still run every
     // row's checks.)
     // (One loop only: `rows` reads the first loop with checks, which must be the
@@ -801,7 +806,7 @@ pub(super) fn compare_bags(
         .filter(|g| g.strength == Strength::Equality)
         .filter(|g| {
             lost.iter()
-                .any(|l| l.strength != Strength::Void && checks::same_root(&l.key, &g.key))
+                .any(|l| l.strength != Strength::Void && checks::same_root(&l.parts, &g.parts))
                 && !lost.iter().any(|l| checks::narrows(&g.key, &l.key))
         })
         .map(|g| g.mult)

@@ -88,7 +88,7 @@ pub(super) fn iterable(header: &str) -> Option<&str> {
 pub(super) fn table_rows(src: &Source, expr: &str, before: Range<usize>) -> Option<usize> {
     let (expr, slice) = sliced(expr.trim());
     let expr = unwrapped(expr);
-    let rows = match literal_rows(expr, true) {
+    let rows = match literal_rows(expr, true).or_else(|| percent_words(src, expr, true)) {
         Some(rows) => rows,
         None => {
             let name = expr
@@ -100,10 +100,11 @@ pub(super) fn table_rows(src: &Source, expr: &str, before: Range<usize>) -> Opti
                 return None;
             }
             let local = assigned(&src.code[before.clone()], name);
+            let rows = |one| literal_rows(one, false).or_else(|| percent_words(src, one, false));
             match local[..] {
-                [one] => literal_rows(one, false)?,
+                [one] => rows(one)?,
                 [] => match assigned(&src.code, name)[..] {
-                    [one] => literal_rows(one, false)?,
+                    [one] => rows(one)?,
                     _ => return None,
                 },
                 _ => return None,
@@ -274,6 +275,26 @@ fn literal_rows(expr: &str, whole: bool) -> Option<Vec<&str>> {
             .filter(|p| !p.trim().is_empty())
             .collect(),
     )
+}
+
+/// The words of a Ruby word list (`%w[a b]`, `%i(x y)`) that is the whole of `expr` (a
+/// slice of `src.code`), or (not `whole`) that `expr` starts with: read raw, as the
+/// lexer blanks them.
+fn percent_words<'s>(src: &'s Source, expr: &str, whole: bool) -> Option<Vec<&'s str>> {
+    let e = expr.trim();
+    let rest = e.strip_prefix('%')?;
+    let rest = rest.strip_prefix(['w', 'i', 'W', 'I'])?;
+    let open = e.len() - rest.len();
+    if !rest.starts_with(['[', '(', '{', '<']) {
+        return None;
+    }
+    let close = super::source::matching_close(e.as_bytes(), open)?;
+    if whole && close + 1 != e.len() {
+        return None;
+    }
+    let start = (e.as_ptr() as usize).checked_sub(src.code.as_ptr() as usize)?;
+    let raw = src.raw.get(start + open + 1..start + close)?;
+    Some(std::str::from_utf8(raw).ok()?.split_whitespace().collect())
 }
 
 /// The values a name is assigned (`CASES = [`, `const cases = [`, `tests := []T{`,

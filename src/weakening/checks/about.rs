@@ -150,6 +150,13 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
     let (mut depth, mut start, mut i) = (0i32, 0, 0);
     while i < bytes.len() {
         match bytes[i] {
+            // (No operator inside a string: `"<nil>" != got`.)
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             _ if depth == 0 && text.is_char_boundary(i) => {
@@ -192,13 +199,43 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
     out.push(text[start..].trim());
     out.into_iter()
         .map(|side| {
-            side.strip_prefix("not ")
+            let side = side
+                .strip_prefix("not ")
                 .or_else(|| side.strip_prefix('!'))
                 .unwrap_or(side)
-                .trim()
+                .trim();
+            searched(side).unwrap_or(side)
         })
         .filter(|side| !side.is_empty())
         .collect()
+}
+
+/// The value a search function looks in (`strings.Contains(s, "x")` → `s`,
+/// `re.search(p, s)` → `s`): a check that it holds something is about that value, which
+/// an exact check of it covers, as it covers `s.includes("x")`.
+fn searched(call: &str) -> Option<&str> {
+    const FIRST: &[&str] = &[
+        "strings.Contains(",
+        "strings.ContainsAny(",
+        "strings.ContainsRune(",
+        "strings.HasPrefix(",
+        "strings.HasSuffix(",
+        "bytes.Contains(",
+        "bytes.HasPrefix(",
+        "bytes.HasSuffix(",
+    ];
+    const SECOND: &[&str] = &["re.search(", "re.match(", "re.fullmatch(", "re.findall("];
+    let (at, nth) = FIRST
+        .iter()
+        .map(|f| (f, 0))
+        .chain(SECOND.iter().map(|f| (f, 1)))
+        .find(|(f, _)| call.starts_with(**f))?;
+    let open = at.len() - 1;
+    if super::super::source::matching_close(call.as_bytes(), open) != Some(call.len() - 1) {
+        return None;
+    }
+    let args = split_top(&call[open + 1..call.len() - 1]);
+    (args.len() == 2).then(|| args[nth].trim())
 }
 
 /// The value a check says no more than exists of (`assert x is not None` → `x`,
@@ -438,10 +475,11 @@ pub fn narrows(part: &str, whole: &str) -> bool {
 /// name (`caplog.text` and `caplog.record_tuples`, `help` and `help.contains(…)`).
 /// Looser than [`related`]: used to see that one exact check replaces several weaker
 /// ones of the same object. Checks whose subject cannot be read are taken as alike.
-pub fn same_root(a: &str, b: &str) -> bool {
-    let roots = |key| -> Vec<&str> {
-        subjects(key)
-            .into_iter()
+pub fn same_root<A: AsRef<str>, B: AsRef<str>>(a: &[A], b: &[B]) -> bool {
+    fn roots<S: AsRef<str>>(parts: &[S]) -> Vec<&str> {
+        parts
+            .iter()
+            .map(AsRef::as_ref)
             .filter(|s| !literal(s))
             .map(|s| {
                 let end = s
@@ -453,7 +491,7 @@ pub fn same_root(a: &str, b: &str) -> bool {
             })
             .filter(|r| !r.is_empty() && !matches!(*r, "self" | "this" | "t" | "s"))
             .collect()
-    };
+    }
     let (ra, rb) = (roots(a), roots(b));
     ra.is_empty() || rb.is_empty() || ra.iter().any(|x| rb.contains(x))
 }

@@ -429,6 +429,7 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
     let shaped = match rules.language {
         Language::Python => key.contains(")==(") || key.contains("]==["),
         Language::JavaScript => key.starts_with("expect({"),
+        Language::Ruby => key.contains(" have_attributes("),
         _ => false,
     };
     if !shaped {
@@ -499,6 +500,37 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
             }
             a.into_iter().zip(e).map(|(x, y)| (x.1, y.1)).collect()
         }
+        Language::Ruby => {
+            // RSpec's `expect(x).to have_attributes(a: 1, "b" => 2)`: `x.a` is 1, `x.b` 2.
+            let rest = key.strip_prefix("expect(")?;
+            let close = super::source::matching_close(key.as_bytes(), "expect".len())?;
+            let actual = &rest[..close - "expect(".len()];
+            let args = key[close..]
+                .strip_prefix(").to have_attributes(")?
+                .strip_suffix(')')?;
+            let name_ok =
+                |n: &str| !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_');
+            split_top(args)
+                .into_iter()
+                .map(|f| {
+                    let f = f.trim();
+                    let (name, value) = match f.split_once("=>") {
+                        Some((n, v)) => (
+                            n.trim().trim_start_matches(':').trim_matches(['"', '\'']),
+                            v,
+                        ),
+                        None => f.split_once(':')?,
+                    };
+                    name_ok(name.trim()).then(|| {
+                        (
+                            format!("{actual}.{}", name.trim()),
+                            value.trim().to_string(),
+                        )
+                    })
+                })
+                .collect::<Option<Vec<_>>>()
+                .filter(|p| !p.is_empty())?
+        }
         _ => return None,
     };
     Some(
@@ -507,6 +539,21 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
             .map(|(actual, expected)| {
                 let text = match rules.language {
                     Language::Python => format!("assert {actual} == {expected}"),
+                    // (A value given as a matcher, `a_string_starting_with("x")`, is that
+                    // matcher's check.)
+                    Language::Ruby => {
+                        let matcher = expected.starts_with(|c: char| c.is_ascii_lowercase())
+                            && expected.ends_with(')')
+                            && expected.find('(').is_some_and(|open| {
+                                expected[..open]
+                                    .chars()
+                                    .all(|c| c.is_ascii_lowercase() || c == '_')
+                            });
+                        match matcher {
+                            true => format!("expect({actual}).to {expected}"),
+                            false => format!("expect({actual}).to eq({expected})"),
+                        }
+                    }
                     // (A value compared with a primitive: `toBe` is `toEqual`.)
                     _ if literal(&expected) => format!("expect({actual}).toBe({expected})"),
                     _ => format!("expect({actual}).toEqual({expected})"),

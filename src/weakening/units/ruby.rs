@@ -7,7 +7,8 @@ use super::{ident_after, new_unit, qualify};
 use crate::weakening::checks;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::Rules;
-use crate::weakening::source::{Source, enclosing_indent_block};
+use crate::weakening::source::{Source, enclosing_indent_block, matching_open};
+use crate::weakening::tables::table_rows;
 
 const RUBY_TESTS: &[&str] = &[
     "it",
@@ -44,6 +45,8 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let mut suites: Vec<(Range<usize>, String)> = Vec::new();
     // minitest's `def test_…` methods, with the class they are defined in.
     let mut methods = Vec::new();
+    // (Read once, when a test is found.)
+    let loops: std::sync::OnceLock<Vec<(Range<usize>, usize)>> = std::sync::OnceLock::new();
     for m in rules.defs.find_iter(code.as_bytes()) {
         let text = &code[m.start()..m.end()];
         let trimmed = text.trim_start();
@@ -113,10 +116,26 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             }
             units.push(unit);
         } else if RUBY_SUITES.contains(&word) {
+            // A suite on one line with its example in braces (`describe('slim') {
+            // it_behaves_like "a template", :slim }`): the example is a test.
+            if let Some(inner) = one_line_example(src, block.clone()) {
+                let leaf = match src.string_at(inner.1) {
+                    Some(r) => String::from_utf8_lossy(&src.raw[r]).into_owned(),
+                    None => checks::squeeze(&src.text(inner.0.clone())),
+                };
+                units.push(new_unit(leaf.clone(), leaf, Role::Test, line, inner.0));
+            }
             suites.push((block, label()));
         } else if RUBY_TESTS.contains(&word) {
             let leaf = label();
-            units.push(new_unit(leaf.clone(), leaf, Role::Test, line, block));
+            let mut unit = new_unit(leaf.clone(), leaf, Role::Test, line, block);
+            unit.cases = loops
+                .get_or_init(|| loop_tables(src))
+                .iter()
+                .filter(|(block, _)| block.contains(&at))
+                .map(|(_, rows)| rows)
+                .product();
+            units.push(unit);
         } else if word == "before" || word == "around" {
             let mut unit = new_unit(word.into(), word.into(), Role::Runner, line, block);
             unit.scope = enclosing_indent_block(src, line);
@@ -135,6 +154,83 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     }
     qualify(&mut units, &suites);
     units
+}
+
+/// The blocks of loops over a table that can be read (`%w[a b].each do |x|`,
+/// `CASES.each do |input, want|`, `{ "a" => 1 }.each_pair { |k, v| … }`), with the
+/// table's distinct rows: an example defined in one runs once per row, so a row removed
+/// is a case removed, and examples folded into such a loop are no loss.
+fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
+    let code = src.code.as_str();
+    let b = src.b();
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices(".each") {
+        let rest = &code[at + ".each".len()..];
+        let tail = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        if !matches!(
+            &rest[..rest.len() - tail.len()],
+            "" | "_pair" | "_with_index"
+        ) {
+            continue;
+        }
+        let tail = tail.trim_start();
+        let block = if tail.starts_with("do")
+            && !tail[2..].starts_with(|c: char| c == '_' || c.is_ascii_alphanumeric())
+        {
+            src.indent_block(src.line_of(at))
+        } else if tail.starts_with('{') {
+            let open = code.len() - tail.len();
+            open..src.close_of(open)
+        } else {
+            continue;
+        };
+        // The table: a bracketed literal ending just before, or a name.
+        let before = code[..at].trim_end();
+        let start = if before.ends_with([']', '}', ')']) {
+            let Some(open) = matching_open(b, before.len() - 1) else {
+                continue;
+            };
+            // (`%w[…]`: the word list's sigil with it.)
+            match code[..open].strip_suffix(['w', 'i', 'W', 'I']) {
+                Some(sigil) if sigil.ends_with('%') => open - 2,
+                _ => open,
+            }
+        } else {
+            before.len()
+                - before
+                    .chars()
+                    .rev()
+                    .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+                    .count()
+        };
+        let rows = table_rows(src, &code[start..before.len()], 0..0);
+        if let Some(rows) = rows {
+            out.push((block, rows.max(1)));
+        }
+    }
+    out
+}
+
+/// The example a one-line suite block holds (`{ it_behaves_like "x", :y }`, `{ it {
+/// … } }`): its span, and where its label would start.
+fn one_line_example(src: &Source, block: Range<usize>) -> Option<(Range<usize>, usize)> {
+    let code = &src.code[block.clone()];
+    if code.contains('\n') || !code.ends_with('}') {
+        return None;
+    }
+    let open = code.find('{')?;
+    let inner = &code[open + 1..code.len() - 1];
+    let body = inner.trim_start();
+    let at = block.start + open + 1 + (inner.len() - body.len());
+    let word_end = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(body.len());
+    if !RUBY_TESTS.contains(&&body[..word_end]) {
+        return None;
+    }
+    let rest = &body[word_end..];
+    let label = at + word_end + (rest.len() - rest.trim_start_matches([' ', '(']).len());
+    Some((at..block.end - 1, label))
 }
 
 fn ruby_block(src: &Source, line: usize) -> Range<usize> {
