@@ -211,8 +211,9 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
 }
 
 /// The value a search function looks in (`strings.Contains(s, "x")` → `s`,
-/// `re.search(p, s)` → `s`): a check that it holds something is about that value, which
-/// an exact check of it covers, as it covers `s.includes("x")`.
+/// `re.search(p, s)` → `s`, `errors.Is(err, ErrX)` → `err`): a check that it holds
+/// something is about that value, which an exact check of it covers, as it covers
+/// `s.includes("x")`.
 fn searched(call: &str) -> Option<&str> {
     const FIRST: &[&str] = &[
         "strings.Contains(",
@@ -223,6 +224,8 @@ fn searched(call: &str) -> Option<&str> {
         "bytes.Contains(",
         "bytes.HasPrefix(",
         "bytes.HasSuffix(",
+        "errors.Is(",
+        "errors.As(",
     ];
     const SECOND: &[&str] = &["re.search(", "re.match(", "re.fullmatch(", "re.findall("];
     let (at, nth) = FIRST

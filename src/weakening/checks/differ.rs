@@ -852,6 +852,37 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     if local && !negated && added.is_empty() && !removed.is_empty() && qualifier(head, removed) {
         return Some("what it pinned is no longer checked");
     }
+    // A field dropped from a struct pattern that already allows the rest
+    // (`matches!(e, Error::Line { line: 3, .. })` → `Error::Line { .. }`).
+    if added.is_empty()
+        && (head.starts_with("assert_matches!(") || head.starts_with("assert!(matches!("))
+        && head.ends_with(['{', ','])
+        && removed.ends_with(',')
+        && removed.contains(':')
+        && new[prefix..].starts_with("..")
+    {
+        return Some("a field of the pattern is no longer matched");
+    }
+    // Go: a condition added before the failure condition (`if got != want {` → `if
+    // testing.Verbose() && got != want {`): the check now fails only when it holds too.
+    if head == "t.Error(" && removed.is_empty() && added.ends_with("&&") {
+        return Some("the check now fails only when another condition holds too");
+    }
+    // FluentAssertions' `.WithMessage("…")` given a `*` wildcard pattern.
+    if head.ends_with(".WithMessage(\"")
+        && !old[prefix..].split('"').next().unwrap_or("").contains('*')
+        && new[prefix..].split('"').next().unwrap_or("").contains('*')
+    {
+        return Some("the message is now matched by a wildcard pattern");
+    }
+    // JSONAssert's strict comparison turned off (`assertEquals(e, a, true)` → `false`,
+    // `JSONCompareMode.STRICT` → `LENIENT`).
+    if (head.starts_with("assertEquals(") || head.starts_with("JSONAssert.assertEquals("))
+        && ((&old[prefix..] == "true)" && &new[prefix..] == "false)")
+            || (head.ends_with("JSONCompareMode.") && old[prefix..].starts_with("STRICT)")))
+    {
+        return Some("the JSON is no longer compared strictly");
+    }
     const WILDCARDS: &[&str] = &[
         "mock.ANY",
         "unittest.mock.ANY",
@@ -1035,6 +1066,21 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         {
             return Some("any error now passes");
         }
+    }
+    // Jest's `toStrictEqual(v)` → `toEqual(v)`: undefined properties, sparse arrays
+    // and class types no longer compared (not so for a primitive).
+    if let Some(at) = old.find(").toStrictEqual(")
+        && let Some(rest) = new.strip_prefix(&old[..at])
+        && rest.strip_prefix(").toEqual(") == Some(&old[at + ").toStrictEqual(".len()..])
+        && !old[at + ").toStrictEqual(".len()..]
+            .strip_suffix(')')
+            .is_some_and(|v| {
+                matches!(v, "true" | "false" | "null" | "undefined")
+                    || v.starts_with(['"', '\'', '`'])
+                    || v.parse::<f64>().is_ok()
+            })
+    {
+        return Some("undefined properties and class types are no longer compared");
     }
     // Rails' `have_http_status(:created)` → `(:success)`: any code of the class.
     let status = |t: &str| format!(":{}", t.trim_start_matches(':'));

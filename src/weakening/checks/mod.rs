@@ -698,7 +698,28 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     if loose_tolerance(rules.language, key) {
         return Strength::Weak;
     }
-    let bytes = key.as_bytes();
+    // AssertJ's `assertThatThrownBy(f).isInstanceOf(E.class)` is JUnit's
+    // `assertThrows(E.class, f)` (a subclass passes both): the type of the expected
+    // error pinned, unless it is any exception.
+    if rules.language == Language::Java
+        && key.starts_with("assertThatThrownBy(")
+        && let Some(at) = key.find(").isInstanceOf(")
+        && let Some(close) =
+            super::source::matching_close(key.as_bytes(), at + ").isInstanceOf".len())
+    {
+        let kind = &key[at + ").isInstanceOf(".len()..close];
+        let any = ["Exception", "Throwable", "RuntimeException"]
+            .iter()
+            .any(|e| kind.trim_start_matches("java.lang.") == format!("{e}.class"));
+        let rest = format!("{}{}", &key[..at + 1], &key[close + 1..]);
+        if !any && !rules.weak.is_match(rest.as_bytes()) {
+            return Strength::Equality;
+        }
+    }
+    // (The matcher read, not the value it is given: `expect(s.match(re))…`,
+    // `assert.deepStrictEqual(router.match(…), {…})` use no `match` matcher.)
+    let shape = matcher_shape(rules.language, key);
+    let bytes = shape.as_deref().unwrap_or(key).as_bytes();
     let equality_first = matches!(rules.language, Language::Python | Language::Go);
     if equality_first {
         if rules.equality.is_match(bytes) {
@@ -716,6 +737,33 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
         }
     }
     Strength::Other
+}
+
+/// A JavaScript or Java check with the value it is about blanked (`expect(_)…`,
+/// `assertThat(_)…`, `assert.equal(_, 3)`), when it is so written.
+fn matcher_shape(language: Language, key: &str) -> Option<String> {
+    let open = match language {
+        Language::JavaScript if key.starts_with("expect(") => "expect".len(),
+        Language::JavaScript if key.starts_with("assert.") => {
+            let name =
+                key["assert.".len()..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+            "assert.".len() + name
+        }
+        Language::Java if key.starts_with("assertThat(") => "assertThat".len(),
+        _ => return None,
+    };
+    if key.as_bytes().get(open) != Some(&b'(') {
+        return None;
+    }
+    let close = super::source::matching_close(key.as_bytes(), open)?;
+    let args = &key[open + 1..close];
+    // (The first argument only: what it is compared with may be a matcher,
+    // `assert.throws(f, /bad/)`.)
+    let first = split_top(args).first().map_or(0, |a| a.len());
+    if !args[first..].is_empty() && !args[first..].starts_with(',') {
+        return None;
+    }
+    Some(format!("{}_{}", &key[..open + 1], &key[open + 1 + first..]))
 }
 
 /// Whether a Python expression is a bare generator (`x > 0 for x in xs`).
@@ -865,6 +913,22 @@ fn loose_tolerance(language: Language, key: &str) -> bool {
                 let parts = split_top(args);
                 let number = |i: usize| parts.get(i).and_then(|d| number_in(d));
                 return number(1).is_some_and(|d| relative(d, parts.first().copied()));
+            }
+            // NUnit's `Is.EqualTo(x).Within(10).Percent`: 5% or more is loose; a plain
+            // `.Within(d)` as loose as FluentAssertions' tolerance.
+            if let Some(at) = key.find(".Within(")
+                && let Some(close) =
+                    super::source::matching_close(key.as_bytes(), at + ".Within".len())
+                && let Some(d) = number_in(&key[at + ".Within(".len()..close])
+            {
+                if key[close + 1..].starts_with(".Percent") {
+                    return d >= 5.0;
+                }
+                let expected = key[..at]
+                    .rfind("EqualTo(")
+                    .map(|i| &key[i + "EqualTo(".len()..at])
+                    .and_then(|e| e.strip_suffix(')'));
+                return relative(d, expected);
             }
             false
         }

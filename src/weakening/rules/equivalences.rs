@@ -160,6 +160,22 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert_matches!(A, B)",
     ),
     // JavaScript: length, null/undefined, messages.
+    // (TypeScript's type argument to a matcher checks nothing at run time.)
+    (
+        Language::JavaScript,
+        "expect(A).toStrictEqual<B>(C)",
+        "expect(A).toStrictEqual(C)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).toEqual<B>(C)",
+        "expect(A).toEqual(C)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).toMatchObject<B>(C)",
+        "expect(A).toMatchObject(C)",
+    ),
     (
         Language::JavaScript,
         "expect(A.length).toBe(B)",
