@@ -474,6 +474,27 @@ pub fn narrows(part: &str, whole: &str) -> bool {
     })
 }
 
+/// The double-quoted string literals of a key, with their quotes.
+pub fn string_literals(key: &str) -> Vec<&str> {
+    let b = key.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'"' {
+            let start = i;
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            if i < b.len() {
+                out.push(&key[start..=i]);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Whether two checks look at the same object: a subject of each starts with the same
 /// name (`caplog.text` and `caplog.record_tuples`, `help` and `help.contains(…)`).
 /// Looser than [`related`]: used to see that one exact check replaces several weaker

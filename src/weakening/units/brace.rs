@@ -289,7 +289,7 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         unit.cases = match language {
             Language::Rust => attribute_rows(src, head, head_text, &["#[case", "#[test_case"]),
             Language::CSharp => {
-                attribute_rows(
+                let rows = attribute_rows(
                     src,
                     head,
                     head_text,
@@ -298,7 +298,8 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     .iter()
                     .flat_map(|a| head_text.match_indices(a))
                     .map(|(at, m)| member_data_rows(src, head + at + m.len()))
-                    .sum::<usize>()
+                    .sum::<usize>();
+                rows.max(1) * values_rows(src, m.end() - 1)
             }
             Language::Java => {
                 ["@ValueSource", "@CsvSource"]
@@ -326,7 +327,8 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 } else {
                     1
                 }
-            }),
+            })
+            .max(fuzz_seeds(src, &name, m.end(), end)),
             _ => 1,
         }
         .max(1);
@@ -908,6 +910,68 @@ fn attribute_rows(src: &Source, head: usize, head_text: &str, markers: &[&str]) 
         })
     });
     super::super::source::distinct_rows(rows)
+}
+
+/// NUnit's `[Values(…)]` parameters (`open`: the parameter list's `(`): the test runs
+/// every combination, so the product of their distinct values.
+fn values_rows(src: &Source, open: usize) -> usize {
+    let b = src.b();
+    let Some(close) = matching_close(b, open) else {
+        return 1;
+    };
+    src.code[open..close]
+        .match_indices("[Values(")
+        .filter_map(|(at, m)| {
+            let group = open + at + m.len() - 1;
+            matching_close(b, group).map(|end| elements(src, &b[group..=end]))
+        })
+        .filter(|&n| n > 0)
+        .product()
+}
+
+/// A Go fuzz test's seed corpus (`f.Add(…)` in `func FuzzX(f *testing.F)`, `open`: the
+/// parameter list's `(`): each seed is a case the test always runs.
+fn fuzz_seeds(src: &Source, name: &str, open: usize, end: usize) -> usize {
+    if !name.starts_with("Fuzz") {
+        return 1;
+    }
+    let b = src.b();
+    if b.get(open) != Some(&b'(') {
+        return 1;
+    }
+    let Some(close) = matching_close(b, open) else {
+        return 1;
+    };
+    let params = &src.code[open + 1..close];
+    let Some(param) = params
+        .split_once("*testing.F")
+        .map(|(p, _)| p.trim().trim_end_matches(|c: char| !c.is_alphanumeric()))
+        .and_then(|p| p.rsplit([' ', ',', '\t']).next())
+        .filter(|p| !p.is_empty())
+    else {
+        return 1;
+    };
+    // (Seeds added in a loop are the rows of the table it ranges over.)
+    let body = &src.code[close..end];
+    let fuzz = body.find(&format!("{param}.Fuzz(")).unwrap_or(body.len());
+    if let Some(at) = body[..fuzz].find("for ") {
+        // (The block's `{` follows a space; a composite literal's, its type.)
+        let header = &body[at..body[at..].find(" {").map_or(fuzz, |i| at + i)];
+        return crate::weakening::tables::iterable(header)
+            .and_then(|expr| {
+                let expr_at = close + at + (expr.as_ptr() as usize - header.as_ptr() as usize);
+                crate::weakening::tables::table_rows(src, expr, close..expr_at)
+            })
+            .unwrap_or(1);
+    }
+    let call = format!("{param}.Add(");
+    let seeds = src.code[close..end]
+        .match_indices(&call)
+        .filter_map(|(at, _)| {
+            let group = close + at + call.len() - 1;
+            matching_close(b, group).map(|e| src.row_key(&b[close + at..=e]))
+        });
+    super::super::source::distinct_rows(seeds).max(1)
 }
 
 /// xUnit's `[MemberData(nameof(Cases))]`, NUnit's `[TestCaseSource(…)]`, MSTest's
