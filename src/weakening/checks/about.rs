@@ -587,6 +587,14 @@ pub fn aliases(text: &str) -> std::collections::HashMap<String, String> {
         {
             continue;
         }
+        // (Rust's `let c = c.unwrap();` only unwraps the value it named: still that value.)
+        let rhs = t[eq + 1..].trim();
+        let unwraps = rhs == format!("{name}.unwrap()")
+            || rhs == format!("{name}?")
+            || (rhs.starts_with(&format!("{name}.expect(")) && rhs.ends_with(')'));
+        if unwraps && matches!(op, "" | ":") && times.contains_key(name) {
+            continue;
+        }
         *times.entry(name.to_string()).or_default() += 1;
         if !matches!(op, "" | ":") {
             *times.entry(name.to_string()).or_default() += 1; // compound: changed again

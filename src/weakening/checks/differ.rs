@@ -710,6 +710,13 @@ const ORDERED: &[&str] = &[
     "assert[",
     "eq [",
     " eq[",
+    // (Ruby's word lists: `eq(%w[Bob Ann])`, canonical `eq%w⟦Bob Ann⟧`.)
+    "eq%w",
+    "eq%i",
+    "eq(%w",
+    "eq %w",
+    "eq(%i",
+    "eq %i",
 ];
 
 /// Whether an exact check of a collection in order was replaced by one that lets any
