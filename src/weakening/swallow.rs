@@ -129,7 +129,12 @@ impl Model<'_> {
             return Vec::new();
         }
         match self.language {
-            Language::Python | Language::Ruby => self.indented_handlers(),
+            Language::Python => {
+                let mut out = self.indented_handlers();
+                out.extend(self.suppressing_blocks());
+                out
+            }
+            Language::Ruby => self.indented_handlers(),
             Language::Go => self.go_recovers(),
             Language::Rust => self.rust_swallows(),
             _ => self.braced_handlers(),
@@ -330,6 +335,34 @@ impl Model<'_> {
             text: checks::squeeze(head),
             kind: SkipKind::Inverting,
         }
+    }
+
+    /// Python's `with contextlib.suppress(AssertionError):` (or `Exception`) around a
+    /// check: the check's failure is dropped where it is raised.
+    fn suppressing_blocks(&self) -> Vec<Skip> {
+        let mut out = Vec::new();
+        if memchr::memmem::find(self.src.b(), b"suppress(").is_none() {
+            return out;
+        }
+        for line in 0..self.src.line_count() {
+            let text = self.src.line_text(line).trim();
+            let Some(at) = text.find("suppress(").filter(|_| text.starts_with("with ")) else {
+                continue;
+            };
+            let caught = text[at..].split(')').next().unwrap_or("");
+            if !words(caught).any(|w| matches!(w, "AssertionError" | "Exception" | "BaseException"))
+            {
+                continue;
+            }
+            let block = self.src.indent_block(line);
+            if self.has_check_in(self.src.line_end(line)..block.end) {
+                let pos = self.src.line_start(line)
+                    + (self.src.line_text(line).len()
+                        - self.src.line_text(line).trim_start().len());
+                out.push(self.swallow(pos, text));
+            }
+        }
+        out
     }
 
     /// Python's `except …:` and Ruby's `rescue …` clauses on lines of their own.
