@@ -72,6 +72,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             out.extend(shadowing(file, old, new));
             out.extend(super::compare::runner_file_skips(file, old, new));
             out.extend(bounds_in_data(file, old, new));
+            out.extend(super::compare::helper_bounds(file, old, new));
             out.extend(assert_mode_loosened(file, old, new));
             out.extend(super::knobs::fewer_cases(file, old, new));
         }

@@ -1565,7 +1565,9 @@ pub(super) fn bounds_in_data(file: &File, old: &Model, new: &Model) -> Vec<Findi
             let Some(name) = defined_name(&now_line).or_else(|| table_name(new, pos)) else {
                 continue;
             };
-            if let Some(check) = bound_reading(new, file, &name, was, now) {
+            if let Some(check) = bound_reading(new, file, &name, was, now)
+                .or_else(|| helper_bound_reading(new, file, &name, was, now))
+            {
                 out.push(finding(
                     file.path,
                     FindingKind::AssertionLoosened,
@@ -1644,6 +1646,142 @@ fn table_name(model: &Model, pos: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// The line of a test's check that calls a helper whose returned comparison reads the
+/// bound `name` (`const epsilon = 1e-9` under `func approxEqual(a, b float64) bool {
+/// return math.Abs(a-b) <= epsilon*… }` and `if !approxEqual(got, want) { t.Errorf(…)
+/// }`), when `was` → `now` widens that comparison.
+fn helper_bound_reading(
+    new: &Model,
+    file: &File,
+    name: &str,
+    was: &str,
+    now: &str,
+) -> Option<usize> {
+    new.units
+        .iter()
+        .filter(|u| u.role == Role::Helper)
+        .find_map(|helper| {
+            let lines = new.src.line_of(helper.span.start)
+                ..=new.src.line_of(helper.span.end.saturating_sub(1));
+            let widened = lines.into_iter().any(|l| {
+                let text = checks::squeeze(new.src.line_text(l));
+                let Some(expr) = returned_comparison(&text) else {
+                    return false;
+                };
+                let (k_was, k_now) = (
+                    format!("assert {}", checks::replace_word(expr, name, was)),
+                    format!("assert {}", checks::replace_word(expr, name, now)),
+                );
+                k_was != k_now && checks::bound_widened(&k_was, &k_now)
+            });
+            if widened {
+                check_calling(new, file, &helper.leaf)
+            } else {
+                None
+            }
+        })
+}
+
+/// A bound raised inside a helper whose returned comparison a test's check reads
+/// (`fn approx(a: f64, b: f64) -> bool { (a - b).abs() < 1e-12 }` → `< 0.5` under
+/// `assert!(approx(x, y))`): the check lets more through though its own text is the
+/// same. (A helper with checks of its own is compared by them.)
+pub(super) fn helper_bounds(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for helper in new
+        .units
+        .iter()
+        .filter(|u| u.role == Role::Helper && u.checks.is_empty())
+    {
+        let Some(was_helper) = old
+            .units
+            .iter()
+            .find(|u| u.role == Role::Helper && u.name == helper.name)
+        else {
+            continue;
+        };
+        // (Most helpers are unchanged: one comparison says so.)
+        if old.src.code[was_helper.span.clone()] == new.src.code[helper.span.clone()] {
+            continue;
+        }
+        let lines = |m: &Model, u: &Unit| -> Vec<(usize, String)> {
+            (m.src.line_of(u.span.start)..=m.src.line_of(u.span.end.saturating_sub(1)))
+                .map(|l| (l, checks::squeeze(m.src.line_text(l))))
+                .collect()
+        };
+        let (a, b) = (lines(old, was_helper), lines(new, helper));
+        if a.len() != b.len() {
+            continue;
+        }
+        for ((_, was_line), (line, now_line)) in a.iter().zip(&b) {
+            if was_line == now_line {
+                continue;
+            }
+            let (Some(e_was), Some(e_now)) =
+                (returned_comparison(was_line), returned_comparison(now_line))
+            else {
+                continue;
+            };
+            let (k_was, k_now) = (format!("assert {e_was}"), format!("assert {e_now}"));
+            if checks::changed_number(&k_was, &k_now).is_none()
+                || !checks::bound_widened(&k_was, &k_now)
+            {
+                continue;
+            }
+            if let Some(check) = check_calling(new, file, &helper.leaf) {
+                out.push(finding(
+                    file.path,
+                    FindingKind::AssertionLoosened,
+                    Some(*line),
+                    format!(
+                        "`{}` → `{}` in `{}`, which `{}` reads: the bound lets more through",
+                        was_line,
+                        now_line,
+                        helper.leaf,
+                        new.src.shown(check)
+                    ),
+                    None,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The comparison a helper's line returns (`return math.Abs(a-b) <= eps;`, Rust's
+/// tail expression `(a - b).abs() < 1e-12`), squeezed.
+fn returned_comparison(line: &str) -> Option<&str> {
+    let expr = line
+        .trim()
+        .trim_end_matches(';')
+        .trim_end_matches('}')
+        .trim();
+    let expr = expr.strip_prefix("return ").unwrap_or(expr).trim();
+    (["<", ">"].iter().any(|op| expr.contains(op))
+        && !expr.contains("->")
+        && !expr.contains("=>")
+        && !expr.starts_with("fn ")
+        && !expr.starts_with("func ")
+        && !expr.starts_with("def "))
+    .then_some(expr)
+}
+
+/// The line of a test's check that calls `helper` (`assert!(approx(x, y))`, `if
+/// !approxEqual(got, want) { t.Errorf(…) }`).
+fn check_calling(new: &Model, file: &File, helper: &str) -> Option<usize> {
+    let call = format!("{helper}(");
+    new.tests().find_map(|(_, unit)| {
+        unit.checks.iter().find_map(|&c| {
+            let (key, _) = new.check_key(c, file.rules);
+            key.match_indices(&call)
+                .any(|(at, _)| {
+                    !key[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+                .then_some(new.checks[c].line)
+        })
+    })
 }
 
 /// The line of a test's check whose bound is read from `name` (or from a name bound
