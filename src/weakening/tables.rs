@@ -82,6 +82,26 @@ pub(super) fn iterable(header: &str) -> Option<&str> {
     None
 }
 
+/// Where the table a loop method is called on starts (`at`: the `.` of `.forEach(` or
+/// `.each`): a literal ending just before it in one of `closers` (a Ruby word list with
+/// its `%w` sigil), or a name made of `name_char`s.
+pub(super) fn receiver_start(
+    code: &str,
+    at: usize,
+    closers: &[char],
+    name_char: impl Fn(char) -> bool,
+) -> Option<usize> {
+    let before = code[..at].trim_end();
+    if !before.ends_with(closers) {
+        return Some(before.len() - before.chars().rev().take_while(|&c| name_char(c)).count());
+    }
+    let open = super::source::matching_open(code.as_bytes(), before.len() - 1)?;
+    Some(match code[..open].strip_suffix(['w', 'i', 'W', 'I']) {
+        Some(sigil) if sigil.ends_with('%') => open - 2,
+        _ => open,
+    })
+}
+
 /// Rows of a table expression: a literal, or a name assigned one (in `before` first,
 /// else once at the start of a line of the file: a module, class or package constant),
 /// with a slice written after it (`[:2]`, `[..2]`, `.slice(0, 2)`, `.take(2)`) applied.

@@ -152,10 +152,8 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
         match bytes[i] {
             // (No operator inside a string: `"<nil>" != got`.)
             b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
+                i = quoted_end(bytes, i, b'"');
+                continue;
             }
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
@@ -474,36 +472,16 @@ pub fn narrows(part: &str, whole: &str) -> bool {
     })
 }
 
-/// The double-quoted string literals of a key, with their quotes.
-pub fn string_literals(key: &str) -> Vec<&str> {
-    let b = key.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'"' {
-            let start = i;
-            i += 1;
-            while i < b.len() && b[i] != b'"' {
-                i += if b[i] == b'\\' { 2 } else { 1 };
-            }
-            if i < b.len() {
-                out.push(&key[start..=i]);
-            }
-        }
-        i += 1;
-    }
-    out
-}
-
 /// Whether two checks look at the same object: a subject of each starts with the same
 /// name (`caplog.text` and `caplog.record_tuples`, `help` and `help.contains(…)`).
 /// Looser than [`related`]: used to see that one exact check replaces several weaker
-/// ones of the same object. Checks whose subject cannot be read are taken as alike.
-pub fn same_root<A: AsRef<str>, B: AsRef<str>>(a: &[A], b: &[B]) -> bool {
-    fn roots<S: AsRef<str>>(parts: &[S]) -> Vec<&str> {
+/// ones of the same object. Read from the checks' subjects with local names resolved
+/// (`Item::parts`). Checks whose subject cannot be read are taken as alike.
+pub fn same_root(a: &[String], b: &[String]) -> bool {
+    fn roots(parts: &[String]) -> Vec<&str> {
         parts
             .iter()
-            .map(AsRef::as_ref)
+            .map(String::as_str)
             .filter(|s| !literal(s))
             .map(|s| {
                 let end = s

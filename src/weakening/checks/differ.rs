@@ -63,6 +63,15 @@ pub(super) fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
     out
 }
 
+/// The double-quoted string literals of a check, with their quotes.
+pub fn string_literals(key: &str) -> Vec<&str> {
+    literals(key)
+        .into_iter()
+        .map(|(r, _)| &key[r])
+        .filter(|l| l.len() >= 2 && l.starts_with('"') && l.ends_with('"'))
+        .collect()
+}
+
 /// The numbers of a check, as `(start, end)` byte ranges.
 pub(super) fn numbers(key: &str) -> Vec<(usize, usize)> {
     literals(key)

@@ -7,8 +7,8 @@ use super::{ident_after, new_unit, qualify};
 use crate::weakening::checks;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::{Language, Rules};
-use crate::weakening::source::{Source, at_line_start, extent, list_len, matching_open};
-use crate::weakening::tables::{iterable, table_rows};
+use crate::weakening::source::{Source, at_line_start, extent, list_len};
+use crate::weakening::tables::{iterable, receiver_start, table_rows};
 
 /// The units of a JavaScript file.
 pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
@@ -168,7 +168,6 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
 /// test defined in one runs once per row, so a row removed is a case removed.
 fn loop_tables<'s>(src: &'s Source) -> Vec<(Range<usize>, &'s str)> {
     let code = src.code.as_str();
-    let b = src.b();
     let mut out = Vec::new();
     let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '$';
     for (at, _) in code.match_indices("for (") {
@@ -187,13 +186,10 @@ fn loop_tables<'s>(src: &'s Source) -> Vec<(Range<usize>, &'s str)> {
     }
     for (at, m) in code.match_indices(".forEach(") {
         // The table: a bracketed literal ending just before, or a name.
-        let before = code[..at].trim_end();
-        let start = if before.ends_with(']') {
-            matching_open(b, before.len() - 1)
-        } else {
-            Some(before.len() - before.chars().rev().take_while(|&c| word(c)).count())
+        let Some(start) = receiver_start(code, at, &[']'], word) else {
+            continue;
         };
-        let Some(start) = start else { continue };
+        let before = code[..at].trim_end();
         let call_end = src.close_of(at + m.len() - 1);
         let Some(block) = code[at..call_end].find('{').map(|i| at + i) else {
             continue;

@@ -7,8 +7,8 @@ use super::{ident_after, new_unit, qualify};
 use crate::weakening::checks;
 use crate::weakening::model::{Role, Unit};
 use crate::weakening::rules::Rules;
-use crate::weakening::source::{Source, enclosing_indent_block, matching_open};
-use crate::weakening::tables::table_rows;
+use crate::weakening::source::{Source, enclosing_indent_block};
+use crate::weakening::tables::{receiver_start, table_rows};
 
 const RUBY_TESTS: &[&str] = &[
     "it",
@@ -162,7 +162,6 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
 /// is a case removed, and examples folded into such a loop are no loss.
 fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
     let code = src.code.as_str();
-    let b = src.b();
     let mut out = Vec::new();
     for (at, _) in code.match_indices(".each") {
         let rest = &code[at + ".each".len()..];
@@ -185,24 +184,12 @@ fn loop_tables(src: &Source) -> Vec<(Range<usize>, usize)> {
             continue;
         };
         // The table: a bracketed literal ending just before, or a name.
-        let before = code[..at].trim_end();
-        let start = if before.ends_with([']', '}', ')']) {
-            let Some(open) = matching_open(b, before.len() - 1) else {
-                continue;
-            };
-            // (`%w[…]`: the word list's sigil with it.)
-            match code[..open].strip_suffix(['w', 'i', 'W', 'I']) {
-                Some(sigil) if sigil.ends_with('%') => open - 2,
-                _ => open,
-            }
-        } else {
-            before.len()
-                - before
-                    .chars()
-                    .rev()
-                    .take_while(|&c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
-                    .count()
+        let Some(start) = receiver_start(code, at, &[']', '}', ')'], |c| {
+            c.is_ascii_alphanumeric() || c == '_' || c == ':'
+        }) else {
+            continue;
         };
+        let before = code[..at].trim_end();
         let rows = table_rows(src, &code[start..before.len()], 0..0);
         if let Some(rows) = rows {
             out.push((block, rows.max(1)));
