@@ -578,7 +578,7 @@ pub(super) fn compare_bags(
                         && gained.iter().any(|g| {
                             g.strength == Strength::Equality
                                 && checks::expects_failure(&g.key)
-                                && g.key.contains(text)
+                                && pins_message(&g.key, text)
                         })
                 }))
         })
@@ -1646,6 +1646,30 @@ fn table_name(model: &Model, pos: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether an expected-error check pins `text` (a string literal) as the error's message
+/// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`), not as an
+/// input of the call it expects to fail (`assertThrows(E.class, () -> parse("m"))`).
+fn pins_message(key: &str, text: &str) -> bool {
+    const MARKERS: &[&str] = &[
+        "hasMessage(",
+        "WithMessage(",
+        "withMessage(",
+        "Message==",
+        "message==",
+        "getMessage()==",
+        "expectMessage(",
+        "match=",
+        "toThrow(",
+        "toThrowError(",
+        "raise_error(",
+        "EqualError(",
+    ];
+    key.match_indices(text).any(|(at, _)| {
+        let before = key[..at].trim_end();
+        MARKERS.iter().any(|m| before.ends_with(m))
+    })
 }
 
 /// The line of a test's check that calls a helper whose returned comparison reads the
