@@ -10,6 +10,9 @@ use super::model::{Model, Role, Unit, within};
 use super::rules::{Language, Rules};
 use super::{At, File, setup};
 
+/// The most runs a counted loop's check counts for.
+const COUNTED_MAX: usize = 64;
+
 /// A check as compared: canonical text, strength, where, and how many cases it covers.
 #[derive(Debug, Clone)]
 pub(super) struct Item {
@@ -252,7 +255,17 @@ fn collect(
         };
         // (A check in a loop counts once per row; after the same check on a value
         // assigned again before the loop, it is another check too.)
-        let in_loop = model.in_loop(unit, c);
+        let header = model.loop_header_at(unit, model.checks[c].span.start);
+        let in_loop = header.is_some();
+        // (A check reading the variable of a loop counted between literal bounds runs
+        // once per count: `for (let i = 1; i <= 31; i += 1) expect(ordinal(i))…` for
+        // `expect(ordinal(1))…` and `expect(ordinal(3))…`. Up to `COUNTED_MAX`: a long
+        // loop of one check is no stand-in for many different checks.)
+        let counted = header.and_then(|h| {
+            let (var, n) = super::tables::counted(&model.src.code[h])?;
+            checks::mentions(&model.src.code[model.checks[c].span.clone()], var)
+                .then_some(n.min(COUNTED_MAX))
+        });
         for (key, strength) in parts {
             // An error check of the test's own setup checks the machine, not the code.
             let setup = model.language == Language::Go
@@ -262,7 +275,7 @@ fn collect(
                 );
             let key = repeats.key(key, model, c, in_loop);
             let mult = if in_loop {
-                *rows.get_or_init(|| model.rows(unit))
+                (*rows.get_or_init(|| model.rows(unit))).max(counted.unwrap_or(0))
             } else {
                 1
             } * checks_made(&key);

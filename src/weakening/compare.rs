@@ -21,9 +21,21 @@ use super::{At, File, Finding, FindingKind, finding};
 /// count, and a test that lost no line with content moved nothing.
 fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Unit) -> bool {
     let kept: HashSet<String> = body_lines(new, nu).into_iter().collect();
+    // (A loop's header is no row: `for n, s in CASES:` cut to `CASES[:3]` beside another
+    // test looping over all of `CASES` moved nothing there.)
+    let header = |l: &str| {
+        l.starts_with("for ")
+            || l.starts_with("for(")
+            || l.contains(".each")
+            || l.contains(".forEach(")
+    };
     let gone: Vec<String> = body_lines(old, ou)
         .into_iter()
-        .filter(|l| !kept.contains(l) && l.bytes().filter(u8::is_ascii_alphanumeric).count() > 2)
+        .filter(|l| {
+            !kept.contains(l)
+                && !header(l)
+                && l.bytes().filter(u8::is_ascii_alphanumeric).count() > 2
+        })
         .collect();
     if gone.is_empty() {
         return false;
@@ -49,6 +61,47 @@ fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Un
 /// through the names each test assigned (`let s = m.to_string()`).
 fn stands_for(lost: &Item, gained: &Item) -> bool {
     checks::related(&lost.key, &gained.key) || checks::related_subjects(&lost.parts, &gained.parts)
+}
+
+/// The lines to show for a check replaced by another: their first lines, or, for
+/// checks written over several lines that start alike (`bin()` … `.assert()` …), the
+/// first line of each that the other lacks; for a Go failure whose condition changed
+/// (`if !ok || v != 3 {` → `if ok && v != 3 {`), the lines of the conditions.
+fn replaced_lines(old: &Model, was: usize, new: &Model, now: usize) -> (String, String) {
+    let (a, b) = (old.src.shown(was), new.src.shown(now));
+    if a != b {
+        return (a, b);
+    }
+    let lines = |m: &Model, line: usize| -> Vec<String> {
+        let end = m
+            .checks
+            .iter()
+            .find(|c| c.line == line)
+            .map_or(line, |c| m.src.line_of(c.span.end.saturating_sub(1)));
+        (line..=end).map(|l| m.src.shown(l)).collect()
+    };
+    let (la, lb) = (lines(old, was), lines(new, now));
+    let bare = |l: &String| l.trim_end_matches([';', ',']).to_string();
+    let lacking = |these: &[String], those: &[String]| {
+        these
+            .iter()
+            .find(|l| !those.iter().any(|o| bare(o) == bare(l)))
+            .cloned()
+    };
+    match (lacking(&la, &lb), lacking(&lb, &la)) {
+        (Some(x), Some(y)) => (x, y),
+        (Some(x), None) => (x, lb.last().cloned().unwrap_or(b)),
+        (None, Some(y)) => (la.last().cloned().unwrap_or(a), y),
+        (None, None) if was > 0 && now > 0 => {
+            let (x, y) = (old.src.shown(was - 1), new.src.shown(now - 1));
+            if x != y && x.starts_with("if ") && y.starts_with("if ") {
+                (x, y)
+            } else {
+                (a, b)
+            }
+        }
+        (None, None) => (a, b),
+    }
 }
 
 fn same_branch(old: &Model, old_line: usize, new: &Model, new_line: usize) -> bool {
@@ -676,12 +729,25 @@ pub(super) fn compare_bags(
     // A weaker check stands in for a lost exact one only when it is about the same
     // value: `assert x == 3` → `assert x > 0` loosens; a check of another value
     // replacing it is a rewrite.
+    // (Not for the variants of one check in the branches of an if/else chain, each
+    // expecting its own value (`if sys.platform == "win32": assert str(err) == "…
+    // denied."` / `else: assert str(err) == "… permission denied"`): no one value was
+    // expected everywhere, and a check that holds on every branch stands for them.)
+    let variant = |l: &Item| {
+        l.alt.is_some_and(|(chain, branch)| {
+            lost.iter().any(|o| {
+                o.alt.is_some_and(|(c, b)| c == chain && b != branch)
+                    && !l.wholes.is_empty()
+                    && o.wholes == l.wholes
+            })
+        })
+    };
     let stand_ins: Vec<&Item> = gained
         .iter()
         .filter(|g| matches!(g.strength, Strength::Weak | Strength::Void))
         .filter(|g| {
             lost.iter()
-                .any(|l| l.strength == Strength::Equality && stands_for(l, g))
+                .any(|l| l.strength == Strength::Equality && !variant(l) && stands_for(l, g))
         })
         .copied()
         .collect();
@@ -745,11 +811,10 @@ pub(super) fn compare_bags(
                 file.path,
                 FindingKind::AssertionLoosened,
                 Some(now.line),
-                format!(
-                    "`{}` replaced by `{}`{why}",
-                    old.src.shown(was.line),
-                    new.src.shown(now.line)
-                ),
+                {
+                    let (was, now) = replaced_lines(old, was.line, new, now.line);
+                    format!("`{was}` replaced by `{now}`{why}")
+                },
                 Some(test),
             ));
         }
@@ -812,11 +877,10 @@ pub(super) fn compare_bags(
             file.path,
             FindingKind::AssertionLoosened,
             Some(now.line),
-            format!(
-                "`{}` replaced by `{}`: {why}",
-                old.src.shown(was.line),
-                new.src.shown(now.line)
-            ),
+            {
+                let (was, now) = replaced_lines(old, was.line, new, now.line);
+                format!("`{was}` replaced by `{now}`: {why}")
+            },
             Some(test),
         ));
     }
@@ -1191,8 +1255,15 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
             Some(&nu.name),
         ));
     }
+    // A `return` in a `#[should_panic]` test makes it fail, not pass.
+    let expects_panic = || {
+        nu.skips
+            .iter()
+            .any(|&s| new.skips[s].text.starts_with("#[should_panic"))
+    };
     if (nu_ > ou_ || nc + nu_ > oc + ou_)
         && let Some(s) = fresh(false)
+        && !(s.text == "return" && expects_panic())
     {
         let detail = if s.text == "return" {
             format!("`return` before the checks of `{}`", nu.name)

@@ -120,6 +120,36 @@ fn condition(head: &str) -> String {
     }
 }
 
+/// A Ruby check with a modifier condition on the value it checks (`expect(user.errors)
+/// .to include("x") if user.errors.any?`), squeezed: the check and the condition.
+pub(super) fn ruby_modifier(key: &str) -> Option<(&str, &str)> {
+    let at = checks::top_level(key).find(|&i| {
+        let rest = key.get(i..).unwrap_or_default();
+        (rest.starts_with("if ") || rest.starts_with("unless "))
+            && key[..i].ends_with(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+    })?;
+    let (check, cond) = (key[..at].trim(), key[at..].trim());
+    let roots = |text: &str| -> Vec<String> {
+        checks::subjects(text)
+            .iter()
+            .chain(std::iter::once(&text))
+            .flat_map(|s| {
+                chains(s)
+                    .filter_map(|c| words(c).next())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+            .filter(|w| !NOT_VALUES.contains(w))
+            .map(str::to_string)
+            .collect()
+    };
+    let read = roots(check);
+    chains(cond)
+        .filter_map(|c| words(c).next())
+        .any(|w| read.iter().any(|r| r == w) && !NOT_VALUES.contains(&w))
+        .then_some((check, cond))
+}
+
 impl Model<'_> {
     /// The condition that guards the check `index` of `unit`, squeezed: the innermost
     /// `if`/`elif`/`unless` around it, within the unit, that reads a value the test

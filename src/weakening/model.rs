@@ -315,13 +315,24 @@ impl<'a> Model<'a> {
     }
 
     /// Whether a unit ran nowhere before a change deleted it: an unconditional skip
-    /// declared on it (a decorator, an annotation, `xit`, on or above its first line)
-    /// or on its file. A skip call in its body may sit in a branch, a subtest or a
-    /// nested function, or after checks that ran: deleting the test loses those.
+    /// declared on it (a decorator, an annotation, `xit`, on or above its first line),
+    /// or the first statement of its body (`it "x" do` then `skip`), or on its file.
+    /// A skip call further in may sit in a branch, a subtest or a nested function, or
+    /// after checks that ran: deleting the test loses those.
     pub fn never_ran(&self, unit: &Unit) -> bool {
+        let opens = self.src.line_text(unit.line).trim_end();
+        let opens = [":", "{", "do", "|"].iter().any(|o| opens.ends_with(o));
+        let first_statement = |skip: &Skip| {
+            opens
+                && skip.line > unit.line
+                && (unit.line + 1..skip.line).all(|l| self.src.line_text(l).trim().is_empty())
+                && self.src.code[self.src.line_start(skip.line)..skip.pos]
+                    .trim()
+                    .is_empty()
+        };
         unit.skips
             .iter()
-            .filter(|&&s| self.skips[s].line <= unit.line)
+            .filter(|&&s| self.skips[s].line <= unit.line || first_statement(&self.skips[s]))
             .chain(&self.file_skips)
             .any(|&s| self.skips[s].kind == SkipKind::Unconditional)
     }
@@ -1315,6 +1326,16 @@ impl<'a> Model<'a> {
             && let Some(cond) = self.guard_of(&self.units[unit], index, &key, rules)
         {
             return (format!("{key} {GUARDED} {cond})"), Strength::Void);
+        }
+        // (Ruby's modifier `if`/`unless` after the check, on the value it checks.)
+        if self.language == Language::Ruby
+            && let Some((check, cond)) = super::guards::ruby_modifier(&key)
+        {
+            let cond = match cond.strip_prefix("unless ") {
+                Some(c) => format!("not ({c})"),
+                None => cond.trim_start_matches("if ").to_string(),
+            };
+            return (format!("{check} {GUARDED} {cond})"), Strength::Void);
         }
         (key, strength)
     }

@@ -25,7 +25,22 @@ impl Model<'_> {
             .iter()
             .find_map(|&c| self.loop_header_at(unit, self.checks[c].span.start))?;
         let text = &self.src.code[header.clone()];
+        // (A loop counted between literal bounds whose variable a check reads: its
+        // counts are the rows.)
+        if let Some((var, n)) = counted(text) {
+            let reads = unit.checks.iter().any(|&c| {
+                let check = &self.checks[c];
+                super::checks::mentions(&self.src.code[check.span.clone()], var)
+                    && self.loop_header_at(unit, check.span.start).as_ref() == Some(&header)
+            });
+            return reads.then_some(n);
+        }
         let expr = iterable(text)?;
+        // (A generator filters rows: `(n for n in range(5) if not os.environ.get("CI"))`
+        // is a condition on the rows, read as such, and no table.)
+        if expr.contains(" for ") {
+            return None;
+        }
         let at = header.start + (expr.as_ptr() as usize - text.as_ptr() as usize);
         table_rows(&self.src, expr, unit.span.start..at)
     }
@@ -80,6 +95,93 @@ pub(super) fn iterable(header: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// A loop counted between literal bounds, as its variable and how many times it runs
+/// (`for i in range(1, 32):`, `for i in 0..=30 {`, `for (let i = 1; i <= 31; i += 1)`,
+/// `for i := 0; i < 31; i++`, `for i := range 31`, `foreach (var i in
+/// Enumerable.Range(1, 31))`, `for (i in 0 until 31)`): each count is an input to the
+/// checks that read the variable, like a table's rows.
+pub(super) fn counted(header: &str) -> Option<(&str, usize)> {
+    fn word(t: &str) -> Option<&str> {
+        let t = t.trim();
+        plain(t).then_some(t)
+    }
+    let int = |t: &str| -> Option<i64> { t.trim().replace('_', "").parse().ok() };
+    let span = |lo: i64, hi: i64, step: i64| -> Option<usize> {
+        (step > 0).then(|| usize::try_from((hi - lo + step - 1).max(0) / step).ok())?
+    };
+    let h = header.trim();
+    let rest = h
+        .strip_prefix("foreach")
+        .or_else(|| h.strip_prefix("for"))?
+        .trim_start();
+    let (inner, paren) = match rest.strip_prefix('(') {
+        Some(r) => (r.rsplit_once(')').map_or(r, |(i, _)| i), true),
+        None => (rest.trim_end_matches(['{', ':']).trim_end(), false),
+    };
+    // Three clauses: `init; cond; step`.
+    if let [init, cond, step] = inner.split(';').collect::<Vec<_>>()[..] {
+        let (name, lo) = init.split_once(":=").or_else(|| init.split_once('='))?;
+        let var = word(name.split_whitespace().last()?)?;
+        let lo = int(lo)?;
+        let cond = cond.trim().strip_prefix(var)?.trim_start();
+        let (hi, inclusive) = match cond.strip_prefix("<=") {
+            Some(hi) => (int(hi)?, 1),
+            None => (int(cond.strip_prefix('<')?)?, 0),
+        };
+        let step = step.trim();
+        let by = if [format!("{var}++"), format!("++{var}")]
+            .iter()
+            .any(|s| s == step)
+        {
+            1
+        } else {
+            int(step.strip_prefix(var)?.trim_start().strip_prefix("+=")?)?
+        };
+        return Some((var, span(lo, hi + inclusive, by)?));
+    }
+    let (name, range) = [" in ", " := range "]
+        .iter()
+        .find_map(|sep| inner.split_once(sep))?;
+    let var = word(
+        name.trim()
+            .trim_start_matches("var ")
+            .trim_start_matches("let "),
+    )?;
+    let range = range.trim().trim_end_matches(".rev()");
+    let range = range
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(range);
+    let count = if let Some(args) = range
+        .strip_prefix("range(")
+        .or_else(|| range.strip_prefix("Enumerable.Range("))
+        .and_then(|r| r.strip_suffix(')'))
+    {
+        let args: Vec<i64> = args.split(',').map(int).collect::<Option<_>>()?;
+        match (range.starts_with('E'), &args[..]) {
+            (true, [_, n]) => usize::try_from(*n).ok()?,
+            (false, [n]) => span(0, *n, 1)?,
+            (false, [lo, hi]) => span(*lo, *hi, 1)?,
+            (false, [lo, hi, step]) => span(*lo, *hi, *step)?,
+            _ => return None,
+        }
+    } else if let Some((lo, hi)) = range
+        .split_once(" until ")
+        .or_else(|| range.split_once("..<"))
+    {
+        span(int(lo)?, int(hi)?, 1)?
+    } else if let Some((lo, hi)) = range.split_once("..=") {
+        span(int(lo)?, int(hi)? + 1, 1)?
+    } else if let Some((lo, hi)) = range.split_once("..") {
+        // (Kotlin's `for (i in a..b)` is inclusive; Rust's `for i in a..b` is not.)
+        span(int(lo)?, int(hi)? + i64::from(paren), 1)?
+    } else {
+        // Go 1.22's `for i := range 31`.
+        usize::try_from(int(range)?).ok()?
+    };
+    Some((var, count))
 }
 
 /// Where the table a loop method is called on starts (`at`: the `.` of `.forEach(` or
@@ -393,6 +495,32 @@ mod tests {
         assert_eq!(iterable("for (const c of cases) "), Some("cases"));
         assert_eq!(iterable("for (String s : INPUTS) "), Some("INPUTS"));
         assert_eq!(iterable("CASES.forEach(({ a, b }) => "), Some("CASES"));
+    }
+
+    #[test]
+    fn a_counted_loop_runs_as_many_times_as_its_literal_bounds_say() {
+        assert_eq!(counted("for i in range(1, 32):"), Some(("i", 31)));
+        assert_eq!(counted("    for n in range(10):"), Some(("n", 10)));
+        assert_eq!(counted("for n in range(0, 10, 3):"), Some(("n", 4)));
+        assert_eq!(counted("for i in 0..=30 "), Some(("i", 31)));
+        assert_eq!(counted("for i in (0..30).rev() "), Some(("i", 30)));
+        assert_eq!(counted("for (i in 0..30) "), Some(("i", 31)));
+        assert_eq!(counted("for (i in 0 until 30) "), Some(("i", 30)));
+        assert_eq!(
+            counted("for (let i = 1; i <= 31; i += 1) "),
+            Some(("i", 31))
+        );
+        assert_eq!(counted("for (int i = 0; i < 8; i++) "), Some(("i", 8)));
+        assert_eq!(counted("for i := 0; i < 8; i++ "), Some(("i", 8)));
+        assert_eq!(counted("for i := range 8 "), Some(("i", 8)));
+        assert_eq!(
+            counted("foreach (var i in Enumerable.Range(1, 31)) "),
+            Some(("i", 31))
+        );
+        assert_eq!(counted("for (let i = 0; i < n; i++) "), None);
+        assert_eq!(counted("for i in range(len(xs)):"), None);
+        assert_eq!(counted("for (let i = 8; i > 0; i--) "), None);
+        assert_eq!(counted("for x in [1, 2]:"), None);
     }
 
     #[test]

@@ -200,6 +200,7 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
             let side = side
                 .strip_prefix("not ")
                 .or_else(|| side.strip_prefix('!'))
+                .or_else(|| side.strip_prefix("typeof "))
                 .unwrap_or(side)
                 .trim();
             searched(side).unwrap_or(side)
@@ -209,7 +210,7 @@ pub(super) fn compared(text: &str) -> Vec<&str> {
 }
 
 /// The value a search function looks in (`strings.Contains(s, "x")` → `s`,
-/// `re.search(p, s)` → `s`, `errors.Is(err, ErrX)` → `err`): a check that it holds
+/// `re.search(p, s)` → `s`, `errors.Is(err, ErrX)` → `err`, `isinstance(x, T)` → `x`): a check that it holds
 /// something is about that value, which an exact check of it covers, as it covers
 /// `s.includes("x")`.
 fn searched(call: &str) -> Option<&str> {
@@ -224,6 +225,7 @@ fn searched(call: &str) -> Option<&str> {
         "bytes.HasSuffix(",
         "errors.Is(",
         "errors.As(",
+        "isinstance(",
     ];
     const SECOND: &[&str] = &["re.search(", "re.match(", "re.fullmatch(", "re.findall("];
     let (at, nth) = FIRST

@@ -94,6 +94,13 @@ pub(super) fn number_value(text: &str) -> Option<f64> {
 /// number lets more through — an upper bound raised (`< 100` → `< 500`,
 /// `toBeLessThan`, `assertLess(x, n)`, `isAtMost`) or a lower bound lowered.
 pub fn bound_widened(old: &str, new: &str) -> bool {
+    // (The digits a closeness check compares bound it the other way: more is stricter.
+    // `loosened_in_place` reads them.)
+    if let (Some((_, a)), Some((_, b))) = (close_digits(old), close_digits(new))
+        && a == b
+    {
+        return false;
+    }
     if let (Some(a), Some(b)) = (in_seconds(old), in_seconds(new))
         && (a != old || b != new)
     {
@@ -779,15 +786,72 @@ pub fn order_dropped(old: &str, new: &str) -> bool {
         out.sort();
         out
     };
+    // (Go's slice literals of any element type: `[]int64{`, `[]*Node{`.)
+    let go_slice = |k: &str| {
+        k.match_indices("[]").any(|(at, _)| {
+            let rest = &k[at + 2..];
+            let name = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '*')))
+                .unwrap_or(rest.len());
+            name > 0 && rest[name..].starts_with('{')
+        })
+    };
+    // (Nothing read as a value, `xs shouldContainExactly listOf(…)` keyed from the
+    // matcher: the same text but for the words that drop the order.)
+    let same_but_order = || {
+        ["InAnyOrder", "ElementsMatch"].iter().any(|u| {
+            new.contains(u)
+                && [new.replacen(u, "", 1), new.replacen(u, "Equal", 1)].contains(&old.to_string())
+        })
+    };
     let (vo, vn) = (values(old), values(new));
     !unordered(old)
         && unordered(new)
-        && ORDERED.iter().any(|o| old.contains(o))
+        && (ORDERED.iter().any(|o| old.contains(o)) || go_slice(old))
         && (vo.iter().any(|v| vn.contains(v))
             || (vo.is_empty()
                 && vn.is_empty()
-                && !strings(old).is_empty()
-                && strings(old) == strings(new)))
+                && ((!strings(old).is_empty() && strings(old) == strings(new))
+                    || same_but_order())))
+}
+
+/// The operands of a condition joined by `op` (`||`, `&&`) outside brackets and
+/// strings.
+fn split_condition<'c>(cond: &'c str, op: &str) -> Vec<&'c str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in top_level(cond) {
+        if i >= start && cond[i..].starts_with(op) {
+            out.push(cond[start..i].trim());
+            start = i + op.len();
+        }
+    }
+    out.push(cond[start..].trim());
+    out
+}
+
+/// The digits a closeness check compares: jest's `toBeCloseTo(x, n)` (2 by default),
+/// Python's `assertAlmostEqual(a, b, places=n)` (7 by default); with the rest of the
+/// check (the text before the call and the other arguments).
+fn close_digits(key: &str) -> Option<(i64, (&str, Vec<&str>))> {
+    let (call, default, nth) = [(".toBeCloseTo(", 2, 1), ("assertAlmostEqual(", 7, 2)]
+        .into_iter()
+        .find(|(c, _, _)| key.contains(c))?;
+    let at = key.find(call)? + call.len() - 1;
+    let close = crate::weakening::source::matching_close(key.as_bytes(), at)?;
+    let mut args: Vec<&str> = split_top(&key[at + 1..close])
+        .into_iter()
+        .map(str::trim)
+        .collect();
+    let place = args
+        .iter()
+        .position(|a| a.starts_with("places="))
+        .or_else(|| (args.len() > nth && !args[nth].contains('=')).then_some(nth));
+    let digits = match place {
+        Some(i) => args.remove(i).trim_start_matches("places=").parse().ok()?,
+        None => default,
+    };
+    Some((digits, (&key[..at], args)))
 }
 
 /// Whether `new` lets through what `old` failed on while checking the same values: an
@@ -879,10 +943,20 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     {
         return Some("a field of the pattern is no longer matched");
     }
-    // Go: a condition added before the failure condition (`if got != want {` → `if
-    // testing.Verbose() && got != want {`): the check now fails only when it holds too.
-    if head == "t.Error(" && removed.is_empty() && added.ends_with("&&") {
-        return Some("the check now fails only when another condition holds too");
+    // Go: a condition added to the failure condition (`if got != want {` → `if
+    // testing.Verbose() && got != want {`, `!ok || v != 3` → `ok && v != 3`): the check
+    // now fails only when it holds too.
+    if let (Some(was), Some(now)) = (old.strip_prefix("t.Error("), new.strip_prefix("t.Error("))
+        && let (Some(was), Some(now)) = (was.strip_suffix(')'), now.strip_suffix(')'))
+    {
+        let (any_of, all_of) = (split_condition(was, "||"), split_condition(now, "&&"));
+        if all_of.len() > 1
+            && split_condition(now, "||").len() == 1
+            && all_of.iter().any(|c| any_of.contains(c))
+            && all_of.iter().any(|c| !any_of.contains(c))
+        {
+            return Some("the check now fails only when another condition holds too");
+        }
     }
     // FluentAssertions' `.WithMessage("…")` given a `*` wildcard pattern.
     if head.ends_with(".WithMessage(\"")
@@ -890,6 +964,14 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         && new[prefix..].split('"').next().unwrap_or("").contains('*')
     {
         return Some("the message is now matched by a wildcard pattern");
+    }
+    // Fewer digits compared: jest's `toBeCloseTo(x, 6)` → `toBeCloseTo(x, 1)`,
+    // `assertAlmostEqual(a, b, places=7)` → `places=2`.
+    if let (Some((was, a)), Some((now, b))) = (close_digits(old), close_digits(new))
+        && now < was
+        && a == b
+    {
+        return Some("fewer digits are compared");
     }
     // JSONAssert's strict comparison turned off (`assertEquals(e, a, true)` → `false`,
     // `JSONCompareMode.STRICT` → `LENIENT`).

@@ -698,6 +698,21 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     if loose_tolerance(rules.language, key) {
         return Strength::Weak;
     }
+    // The type of a value, not the value (`expect(typeof f(x)).toBe("number")`,
+    // `assert type(x) is float`).
+    if rules.language == Language::Python
+        && key.starts_with("assert type(")
+        && sides.len() == 2
+        && sides[0].starts_with("type(")
+    {
+        return Strength::Weak;
+    }
+    if rules.language == Language::JavaScript
+        && (key.starts_with("expect(typeof ")
+            || (key.starts_with("assert") && key.contains("(typeof ")))
+    {
+        return Strength::Weak;
+    }
     // AssertJ's `assertThatThrownBy(f).isInstanceOf(E.class)` is JUnit's
     // `assertThrows(E.class, f)` (a subclass passes both): the type of the expected
     // error pinned, unless it is any exception.
@@ -774,7 +789,7 @@ fn top_level_generator(expr: &str) -> bool {
 }
 
 /// The byte offsets of `text` outside any bracket and string literal.
-fn top_level(text: &str) -> impl Iterator<Item = usize> + '_ {
+pub(in crate::weakening) fn top_level(text: &str) -> impl Iterator<Item = usize> + '_ {
     let b = text.as_bytes();
     let (mut depth, mut quote) = (0i32, None::<u8>);
     (0..b.len()).filter(move |&i| {
