@@ -22,6 +22,7 @@ mod change_set;
 pub mod checks;
 mod compare;
 mod gates;
+mod generators;
 mod guards;
 mod knobs;
 pub mod lexer;

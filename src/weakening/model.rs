@@ -1539,7 +1539,12 @@ impl<'a> Model<'a> {
     fn in_detached_task(&self, check: &Check) -> bool {
         let starts: &[&str] = match self.language {
             Language::CSharp => &["Task.Run(", "Task.Factory.StartNew("],
-            Language::Java => &["GlobalScope.launch", "GlobalScope.async"],
+            Language::Java => &[
+                "GlobalScope.launch",
+                "GlobalScope.async",
+                "backgroundScope.launch",
+                "backgroundScope.async",
+            ],
             Language::JavaScript => &[".forEach(async"],
             _ => return false,
         };

@@ -42,6 +42,8 @@ impl Model<'_> {
                         || text.starts_with("skip")
                         || text.starts_with("assume")
                         || text.starts_with("collect_ignore")
+                        || text.starts_with("config.hook")
+                        || text.starts_with("items[")
                 }
                 Language::JavaScript => text.starts_with("skip") && !text.contains(':'),
                 _ => false,
@@ -244,10 +246,15 @@ impl Model<'_> {
     /// Whether a call-style skip on `line` sits under an `if` (same or previous line).
     fn skip_context(&self, line: usize) -> bool {
         let own = self.src.line_text(line).trim_start();
+        // (A modifier outside brackets: `skip "x" if windows?`; not the filter of a
+        // comprehension, `items[:] = [i for i in items if "slow" not in i.name]`.)
+        let modifier = |word: &str| {
+            checks::top_level(own).any(|i| own.get(i..).is_some_and(|r| r.starts_with(word)))
+        };
         if own.starts_with("if ")
             || own.starts_with("if(")
-            || own.contains(" if ")
-            || own.contains(" unless ")
+            || modifier(" if ")
+            || modifier(" unless ")
         {
             return true;
         }

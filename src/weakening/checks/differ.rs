@@ -267,6 +267,11 @@ fn in_seconds(key: &str) -> Option<String> {
         ("Duration::from_micros(", 1e-6),
         ("Duration::from_nanos(", 1e-9),
         ("Duration::from_secs_f64(", 1.0),
+        ("TimeSpan.FromMilliseconds(", 1e-3),
+        ("TimeSpan.FromSeconds(", 1.0),
+        ("TimeSpan.FromMinutes(", 60.0),
+        ("TimeSpan.FromHours(", 3600.0),
+        ("TimeSpan.FromDays(", 86400.0),
     ];
     let mut out = key.to_string();
     let mut changed = false;
@@ -852,6 +857,36 @@ fn close_digits(key: &str) -> Option<(i64, (&str, Vec<&str>))> {
         None => default,
     };
     Some((digits, (&key[..at], args)))
+}
+
+/// Whether a check checks the kind of a value, not the value (`isinstance(e, E)`,
+/// `errors.Is(err, os.ErrPermission)`, `toBeInstanceOf(E)`, `be_a(E)`).
+pub fn kind_check(key: &str) -> bool {
+    const KINDS: &[&str] = &[
+        "isinstance(",
+        "assertIsInstance(",
+        "errors.Is(",
+        "errors.As(",
+        "ErrorIs(",
+        "ErrorAs(",
+        "IsType(",
+        "IsType<",
+        "BeOfType",
+        "IsInstanceOf",
+        "toBeInstanceOf(",
+        "instanceOf(",
+        "isInstanceOf(",
+        "assertInstanceOf(",
+        "be_a(",
+        "be_an(",
+        "be_a ",
+        "be_an ",
+        "be_kind_of",
+        "be_an_instance_of",
+        "assert_kind_of",
+        "assert_instance_of",
+    ];
+    KINDS.iter().any(|k| key.contains(k))
 }
 
 /// Whether `new` lets through what `old` failed on while checking the same values: an

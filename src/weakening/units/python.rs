@@ -16,7 +16,11 @@ const PY_RUNNERS: &[&str] = &[
     "setup",
     "asyncSetUp",
 ];
-const PY_FILE_RUNNERS: &[&str] = &["setUpModule", "setup_module"];
+const PY_FILE_RUNNERS: &[&str] = &[
+    "setUpModule",
+    "setup_module",
+    "pytest_collection_modifyitems",
+];
 
 /// Whether a definition's decorators make it a pytest fixture (`@pytest.fixture`,
 /// `@pytest.fixture(autouse=True)`, `@fixture`, `@pytest_asyncio.fixture`).
