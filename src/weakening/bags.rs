@@ -175,7 +175,7 @@ pub(super) fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
     let cases = if model.language == Language::Go {
         1
     } else {
-        unit.cases
+        unit.cases * unit.included
     };
     collect(model, unit, rules, 0, cases, 1, true, &mut seen, &mut out);
     out

@@ -187,6 +187,27 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    // kotest runs no test whose name starts with `!` (`test("!slow path")`).
+    let banged = |m: &Model, u: &Unit| {
+        m.language == Language::Java
+            && u.name
+                .rsplit(" > ")
+                .next()
+                .is_some_and(|leaf| leaf.trim_start_matches(['"', '`']).starts_with('!'))
+            && memchr::memmem::find(m.src.b(), b"io.kotest").is_some()
+    };
+    if banged(new, nu) && !banged(old, ou) {
+        out.push(finding(
+            nf.path,
+            FindingKind::SkipAdded,
+            Some(nu.line),
+            format!(
+                "`{}`: a `!` before its name, so kotest no longer runs it",
+                nu.name
+            ),
+            Some(&nu.name),
+        ));
+    }
     // A property test's generators narrowed: fewer inputs reach the same checks.
     if let Some((was, now)) = super::generators::narrowed(
         &old.src.code[ou.span.clone()],

@@ -47,6 +47,10 @@ pub struct Unit {
     pub span: Range<usize>,
     /// Cases it runs (parametrised rows, table rows with subtests); at least 1.
     pub cases: usize,
+    /// Times it runs for suites that include it (an RSpec shared example group's
+    /// example, once per suite that includes the group); at least 1. Its checks count
+    /// once per run; a suite no longer including the group is the include removed.
+    pub included: usize,
     /// For a test redefined later in the same scope: the line of the redefinition.
     pub shadowed_by: Option<usize>,
     /// For a runner hook: the region whose tests it runs for (`None`: the file).

@@ -70,6 +70,7 @@ fn new_unit(name: String, leaf: String, role: Role, line: usize, span: Range<usi
         line,
         span,
         cases: 1,
+        included: 1,
         shadowed_by: None,
         scope: None,
         skips: Vec::new(),

@@ -47,6 +47,7 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let mut methods = Vec::new();
     // (Read once, when a test is found.)
     let loops: std::sync::OnceLock<Vec<(Range<usize>, usize)>> = std::sync::OnceLock::new();
+    let shared: std::sync::OnceLock<Vec<(Range<usize>, usize)>> = std::sync::OnceLock::new();
     for m in rules.defs.find_iter(code.as_bytes()) {
         let text = &code[m.start()..m.end()];
         let trimmed = text.trim_start();
@@ -135,6 +136,12 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 .filter(|(block, _)| block.contains(&at))
                 .map(|(_, rows)| rows)
                 .product();
+            unit.included = shared
+                .get_or_init(|| shared_groups(src))
+                .iter()
+                .filter(|(block, _)| block.contains(&at))
+                .map(|(_, n)| n)
+                .product();
             units.push(unit);
         } else if word == "before" || word == "around" {
             let mut unit = new_unit(word.into(), word.into(), Role::Runner, line, block);
@@ -154,6 +161,49 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     }
     qualify(&mut units, &suites);
     units
+}
+
+/// The blocks of RSpec shared example groups (`shared_examples "a sluggable model" do`)
+/// included in the file, with how many times they are (`it_behaves_like "a sluggable
+/// model"` in two suites): each of their examples runs once per inclusion, so two
+/// copies of a suite folded into one shared group included twice lose nothing.
+fn shared_groups(src: &Source) -> Vec<(Range<usize>, usize)> {
+    let raw = String::from_utf8_lossy(&src.raw);
+    let named = |line: &str, words: &[&str]| -> Option<String> {
+        let t = line.trim_start().trim_start_matches("RSpec.");
+        let rest = words
+            .iter()
+            .find_map(|w| t.strip_prefix(w).filter(|r| r.starts_with([' ', '('])))?;
+        let rest = rest.trim_start_matches([' ', '(']);
+        let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+        let name = &rest[1..];
+        Some(name[..name.find(quote)?].to_string())
+    };
+    let includes = [
+        "it_behaves_like",
+        "it_should_behave_like",
+        "include_examples",
+    ];
+    let mut out = Vec::new();
+    for (line, text) in raw.lines().enumerate() {
+        let Some(name) = named(text, &["shared_examples_for", "shared_examples"]) else {
+            continue;
+        };
+        // (Once per suite: included twice in one suite, it runs the same twice.)
+        let mut suites: Vec<Option<Range<usize>>> = raw
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| named(l, &includes).as_deref() == Some(name.as_str()))
+            .map(|(l, _)| enclosing_indent_block(src, l))
+            .collect();
+        suites.sort_by_key(|r| r.as_ref().map(|r| (r.start, r.end)));
+        suites.dedup();
+        let n = suites.len();
+        if n > 1 {
+            out.push((ruby_block(src, line), n));
+        }
+    }
+    out
 }
 
 /// The blocks of loops over a table that can be read (`%w[a b].each do |x|`,
