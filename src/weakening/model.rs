@@ -1331,6 +1331,21 @@ impl<'a> Model<'a> {
         {
             return (format!("{key} {GUARDED} {cond})"), Strength::Void);
         }
+        // AssertJ's `SoftAssertions` made by hand report nothing until `assertAll()`:
+        // without it, a failing soft check never fails the test.
+        if self.language == Language::Java
+            && let Some(soft) = self.src.code[self.src.line_start(check.line)..check.span.start]
+                .strip_suffix('.')
+                .map(|r| &r[checks::trailing_word_start(r)..])
+                .filter(|r| !r.is_empty())
+            && let Some(unit) = self.unit_at(check.span.start)
+        {
+            let code = &self.src.code[self.units[unit].span.clone()];
+            let made = code.contains(&format!("{soft} = new SoftAssertions()"));
+            if made && !code.contains(&format!("{soft}.assertAll()")) {
+                return (format!("{key} (soft, never reported)"), Strength::Void);
+            }
+        }
         // (Ruby's modifier `if`/`unless` after the check, on the value it checks.)
         if self.language == Language::Ruby
             && let Some((check, cond)) = super::guards::ruby_modifier(&key)

@@ -17,6 +17,8 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let code = &src.code;
     let b = src.b();
     let language = rules.language;
+    // (Read once, when a test is found.)
+    let junit4_rows: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     static JUNIT3: std::sync::OnceLock<Option<regex::bytes::Regex>> = std::sync::OnceLock::new();
     let junit3 = language == Language::Java
         && JUNIT3
@@ -310,6 +312,11 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     + head_text
                         .find("@MethodSource")
                         .map_or(0, |at| method_source_rows(src, head + at, &name))
+                    + if role == Role::Test {
+                        *junit4_rows.get_or_init(|| parameterized_rows(src))
+                    } else {
+                        0
+                    }
             }
             // A table-driven test: the rows of the literal table a loop with checks
             // or subtests ranges over; else, with subtests (`t.Run(name, func(t
@@ -861,6 +868,27 @@ fn go_directive(rest: &str) -> bool {
     (0..=colon + 1)
         .filter(|&i| i != colon)
         .all(|i| b[i].is_ascii_lowercase() || b[i].is_ascii_digit())
+}
+
+/// Rows of a JUnit 4 `Parameterized` class's `@Parameters` table (`return
+/// Arrays.asList(new Object[][] { {"a", 1}, {"b", 2} })`): every test of the class runs
+/// once per row. 0 when the file has none that can be read.
+fn parameterized_rows(src: &Source) -> usize {
+    let code = &src.code;
+    if !code.contains("Parameterized") {
+        return 0;
+    }
+    let Some(at) = code.find("@Parameters") else {
+        return 0;
+    };
+    let Some(table) = code[at..].find("new Object[][]").map(|i| at + i) else {
+        return 0;
+    };
+    let b = src.b();
+    let Some(open) = code[table..].find('{').map(|i| table + i) else {
+        return 0;
+    };
+    matching_close(b, open).map_or(0, |close| elements(src, &b[open..=close]))
 }
 
 /// Cases of a JUnit 5 `@MethodSource` at `at` (the annotation), for a test named
