@@ -100,7 +100,7 @@ pub(super) fn check_like(name: &str) -> bool {
     // next word capitalised.)
     let verb_at = |at: usize, w: &str| {
         let rest = &name[at + w.len()..];
-        let value = ["ed", "d", "ation"].iter().any(|suffix| {
+        let value = ["ed", "d", "ation", "ion"].iter().any(|suffix| {
             (*suffix != "d" || w.ends_with('e'))
                 && rest.strip_prefix(suffix).is_some_and(|after| {
                     after.is_empty()
@@ -242,6 +242,15 @@ fn collect(
             continue;
         }
         let (key, strength) = model.check_key(c, rules);
+        // A helper that swallows its checks' failures (`rescue Minitest::Assertion => e`
+        // logging it, `except AssertionError: pass`) checks nothing for the test that
+        // calls it. (Read in helpers only: a test's own handler is a skip of it.)
+        let swallowed = depth > 0 && model.swallowed(unit, c);
+        let (key, strength) = if swallowed {
+            (format!("{key} (its failure swallowed)"), Strength::Void)
+        } else {
+            (key, strength)
+        };
         // (Several values checked as one tuple or record: a check of each.)
         let parts = match checks::components(&key, rules) {
             Some(keys) if strength == Strength::Equality => keys
@@ -282,7 +291,7 @@ fn collect(
             let aliases = aliases.get_or_init(|| model.aliases_in(unit));
             let full = model.full_key(c, &key, rules);
             let (parts, wholes) = about(&full, strength, aliases);
-            let full = (full != key).then_some(full);
+            let full = (full != key && !swallowed).then_some(full);
             // An exact check in a helper runs once per different call (`same(t, a.Ratio(),
             // 0.75)`, `same(t, a.Quick(), 0.75)`); a weaker one called many ways is not many
             // checks of what the test lost.
@@ -602,7 +611,7 @@ impl Appeared {
                         .units
                         .iter()
                         .filter(|u| u.role == Role::Helper)
-                        .flat_map(|u| u.checks.iter().copied());
+                        .flat_map(|u| u.checks.iter().copied().filter(|&c| !m.swallowed(u, c)));
                     m.loose_checks
                         .iter()
                         .copied()

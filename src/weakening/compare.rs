@@ -851,6 +851,8 @@ pub(super) fn compare_bags(
                 });
             let why = if why.is_empty() && now.key.starts_with(super::model::NOT_AWAITED) {
                 ": nothing waits for it now, so it may run after the test has passed".to_string()
+            } else if why.is_empty() && now.key.ends_with("(its failure swallowed)") {
+                ": it sits in a helper whose handler swallows its failure".to_string()
             } else if why.is_empty() && now.key.ends_with("(soft, never reported)") {
                 ": a soft assertion with no `assertAll()`, so its failure is never reported"
                     .to_string()

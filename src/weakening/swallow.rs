@@ -8,7 +8,7 @@
 //! check is no swallow.)
 
 use super::checks;
-use super::model::{Model, Skip, SkipKind};
+use super::model::{Model, Skip, SkipKind, Unit};
 use super::rules::Language;
 use super::skips::is_logging;
 use super::source::{matching_open, words};
@@ -123,6 +123,16 @@ fn caught_name(language: Language, head: &str) -> Option<&str> {
 }
 
 impl Model<'_> {
+    /// Whether the check `index` of `unit` sits before a handler of the unit that
+    /// swallows its failure (`def helper … rescue Minitest::Assertion => e; log(e); end`):
+    /// it checks nothing for a test that calls the unit.
+    pub(super) fn swallowed(&self, unit: &Unit, index: usize) -> bool {
+        unit.skips.iter().any(|&s| {
+            let skip = &self.skips[s];
+            skip.kind == SkipKind::Inverting && skip.pos > self.checks[index].span.start
+        })
+    }
+
     /// The handlers that swallow a check's failure, as skips at their heads.
     pub(super) fn swallowing_handlers(&self) -> Vec<Skip> {
         if self.checks.is_empty() {
