@@ -130,18 +130,16 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         } else if RUBY_TESTS.contains(&word) {
             let leaf = label();
             let mut unit = new_unit(leaf.clone(), leaf, Role::Test, line, block);
-            unit.cases = loops
-                .get_or_init(|| loop_tables(src))
-                .iter()
-                .filter(|(block, _)| block.contains(&at))
-                .map(|(_, rows)| rows)
-                .product();
-            unit.included = shared
-                .get_or_init(|| shared_groups(src))
-                .iter()
-                .filter(|(block, _)| block.contains(&at))
-                .map(|(_, n)| n)
-                .product();
+            // (Blocks around the example, each running it `n` times.)
+            let around = |blocks: &[(Range<usize>, usize)]| -> usize {
+                blocks
+                    .iter()
+                    .filter(|(block, _)| block.contains(&at))
+                    .map(|(_, n)| n)
+                    .product()
+            };
+            unit.cases = around(loops.get_or_init(|| loop_tables(src)));
+            unit.included = around(shared.get_or_init(|| shared_groups(src)));
             units.push(unit);
         } else if word == "before" || word == "around" {
             let mut unit = new_unit(word.into(), word.into(), Role::Runner, line, block);
