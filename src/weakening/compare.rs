@@ -208,11 +208,12 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
-    // A property test's generators narrowed: fewer inputs reach the same checks.
-    if let Some((was, now)) = super::generators::narrowed(
+    let (old_code, new_code) = (
         &old.src.code[ou.span.clone()],
         &new.src.code[nu.span.clone()],
-    ) {
+    );
+    // A property test's generators narrowed: fewer inputs reach the same checks.
+    if let Some((was, now)) = super::generators::narrowed(old_code, new_code) {
         let at = |m: &Model, u: &Unit, r: std::ops::Range<usize>| {
             checks::squeeze(&m.src.text(u.span.start + r.start..u.span.start + r.end))
         };
@@ -229,7 +230,7 @@ pub(super) fn compare_pair(
         ));
     }
     // The same code, the same helpers: nothing more to compare.
-    let same_code = old.src.code[ou.span.clone()] == new.src.code[nu.span.clone()]
+    let same_code = old_code == new_code
         && old.comment_keys(ou.span.clone(), of.rules)
             == new.comment_keys(nu.span.clone(), nf.rules);
     if same_code && o.0 == n.0 && !helpers_changed {

@@ -1334,6 +1334,7 @@ impl<'a> Model<'a> {
         // AssertJ's `SoftAssertions` made by hand report nothing until `assertAll()`:
         // without it, a failing soft check never fails the test.
         if self.language == Language::Java
+            && memchr::memmem::find(self.src.b(), b"new SoftAssertions()").is_some()
             && let Some(soft) = self.src.code[self.src.line_start(check.line)..check.span.start]
                 .strip_suffix('.')
                 .map(|r| &r[checks::trailing_word_start(r)..])
