@@ -229,6 +229,25 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    // A fake clock moved before the same checks: they look at another moment.
+    if let Some((was, now)) = super::clocks::moved(old_code, new_code) {
+        let (was, now) = (
+            old.src.line_of(ou.span.start) + was,
+            new.src.line_of(nu.span.start) + now,
+        );
+        out.push(finding(
+            nf.path,
+            FindingKind::AssertionLoosened,
+            Some(now),
+            format!(
+                "`{}`: `{}` was `{}`, before the same checks",
+                nu.name,
+                new.src.shown(now),
+                old.src.shown(was)
+            ),
+            Some(&nu.name),
+        ));
+    }
     // The same code, the same helpers: nothing more to compare.
     let same_code = old_code == new_code
         && old.comment_keys(ou.span.clone(), of.rules)

@@ -20,11 +20,13 @@
 mod bags;
 mod change_set;
 pub mod checks;
+mod clocks;
 mod compare;
 mod gates;
 mod generators;
 mod guards;
 mod knobs;
+mod leniency;
 pub mod lexer;
 mod matching;
 pub mod model;

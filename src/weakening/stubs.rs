@@ -36,7 +36,7 @@ fn stub_calls(language: Language) -> Option<&'static Regex> {
         ),
         Language::Ruby => (
             &RUBY,
-            r"\ballow[ \t]*\([^()\n]*\)[ \t]*\.[ \t]*to[ \t]+receive[ \t]*\(|\.[ \t]*stub!?[ \t]*\(",
+            r"\ballow(?:_any_instance_of)?[ \t]*\([^()\n]*\)[ \t]*\.[ \t]*to[ \t]+receive[ \t]*\(|\.[ \t]*stub!?[ \t]*\(",
         ),
         _ => return None,
     };
@@ -105,10 +105,30 @@ fn calls(text: &str, name: &str, owner: &str, by_path: bool, language: Language)
             return false;
         }
         match before {
-            Some('.') => last_word(&text[..at - 1]) == Some(owner),
+            Some('.') => last_word(&text[..at - 1]).is_some_and(|r| stands_for(r, owner)),
             _ => by_path,
         }
     })
+}
+
+/// Whether a call's receiver is the stub's owner: the same name, or an instance named
+/// after the class whose method is stubbed (`engine.quote(…)` after
+/// `patch.object(PricingEngine, "quote")`, `spyOn(PricingEngine.prototype, "quote")`).
+fn stands_for(receiver: &str, owner: &str) -> bool {
+    if receiver == owner {
+        return true;
+    }
+    let class = owner;
+    if !class.starts_with(|c: char| c.is_ascii_uppercase()) || receiver.len() < 3 {
+        return false;
+    }
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    fold(class).ends_with(&fold(receiver))
 }
 
 /// The names a JavaScript file imports from `path` by name: `import { a, b as c }
@@ -379,7 +399,8 @@ impl Model<'_> {
             } else if args.len() >= 2 && !head.ends_with(b"patch(") {
                 // `setattr(owner, "name", …)`, `patch.object(owner, "name")`,
                 // `spyOn(owner, "name")`, `sinon.stub(owner, "name")`.
-                last_word(args[0])
+                let owner = args[0].trim_end();
+                last_word(owner.strip_suffix(".prototype").unwrap_or(owner))
                     .zip(literal_name(args[1]))
                     .map(|(o, n)| (o, n, false))
             } else {
