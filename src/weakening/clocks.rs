@@ -3,7 +3,8 @@
 //! expired", `advanceTimersByTime(999)` → `0` before "not saved yet"). The checks read
 //! the same; the moment they look at is no longer the boundary they were written for,
 //! so an expiry that comes late, or a save that comes early, passes. Real sleeps are
-//! not read: lengthening one is how a flaky test is honestly steadied.
+//! not read: lengthening one is how a flaky test is honestly steadied. A tolerance set
+//! up in the test and raised, its only edit, is read the same way.
 
 use std::sync::OnceLock;
 
@@ -29,37 +30,64 @@ fn clock_line(line: &str) -> bool {
 
 /// The first changed line (0-based, within each body) when two versions of a test
 /// differ only in statements that move a fake clock.
-pub(super) fn moved(old: &str, new: &str) -> Option<(usize, usize)> {
+pub(super) fn moved<'a>(old: &'a str, new: &'a str) -> Option<(usize, usize)> {
+    changed_only(old, new, clock_line).map(|pairs| pairs[0])
+}
+
+/// The line (0-based, within each body) of a tolerance set up in a test and raised, when
+/// that is the test's only edit (`opt := cmpopts.EquateApprox(1e-9, 0)` → `0.05`): the
+/// checks that use it read the same and let more through.
+pub(super) fn tolerance_raised<'a>(old: &'a str, new: &'a str) -> Option<(usize, usize)> {
+    const WORDS: &[&str] = &[
+        "Approx", "approx", "tol", "Tol", "epsilon", "Epsilon", "Within",
+    ];
+    let tolerance = |l: &str| WORDS.iter().any(|w| l.contains(w));
+    let pairs = changed_only(old, new, tolerance)?;
+    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    pairs.into_iter().find(|&(o, n)| {
+        super::checks::bound_widened(&super::checks::squeeze(a[o]), &super::checks::squeeze(b[n]))
+    })
+}
+
+/// The changed lines, paired in order (0-based, within each body), when every line the
+/// two versions differ in (comments and strings aside) is one `kind` says, replaced one
+/// for one.
+fn changed_only<'a>(
+    old: &'a str,
+    new: &'a str,
+    kind: impl Fn(&str) -> bool,
+) -> Option<Vec<(usize, usize)>> {
     if old == new {
         return None;
     }
     let diff = TextDiff::from_lines(old, new);
     let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
-    let mut first = None;
+    let mut pairs = Vec::new();
     for op in diff.ops() {
         if op.tag() == DiffTag::Equal {
             continue;
         }
         let (o, n) = (op.old_range(), op.new_range());
-        let old_lines: Vec<&str> = o.clone().filter_map(|i| a.get(i).copied()).collect();
-        let new_lines: Vec<&str> = n.clone().filter_map(|i| b.get(i).copied()).collect();
-        let clocks = |lines: &[&str]| {
-            lines
-                .iter()
-                .filter(|l| !l.trim().is_empty())
-                .all(|l| clock_line(l))
+        // (Comments and strings are blanked: an edit of one leaves blank lines.)
+        let lines = |range: std::ops::Range<usize>, of: &[&'a str]| -> Vec<usize> {
+            range
+                .filter(|&i| of.get(i).is_some_and(|l| !l.trim().is_empty()))
+                .collect()
         };
-        // Replaced one for one: an advance edited, not added or dropped.
-        if op.tag() != DiffTag::Replace
-            || old_lines.len() != new_lines.len()
-            || !clocks(&old_lines)
-            || !clocks(&new_lines)
+        let (old_lines, new_lines) = (lines(o.clone(), &a), lines(n.clone(), &b));
+        if old_lines.is_empty() && new_lines.is_empty() {
+            continue;
+        }
+        // Replaced one for one: a setting edited, not added or dropped.
+        if old_lines.len() != new_lines.len()
+            || !old_lines.iter().all(|&i| kind(a[i]))
+            || !new_lines.iter().all(|&i| kind(b[i]))
         {
             return None;
         }
-        first.get_or_insert((o.start, n.start));
+        pairs.extend(old_lines.into_iter().zip(new_lines));
     }
-    first
+    (!pairs.is_empty()).then_some(pairs)
 }
 
 #[cfg(test)]
@@ -80,6 +108,14 @@ mod tests {
             .replace("999", "1999")
             .replace("not.toHaveBeenCalled()", "toHaveBeenCalledTimes(0)");
         assert_eq!(moved(old, &new), None);
+    }
+
+    #[test]
+    fn a_comment_edited_is_not_a_clock_moved() {
+        // (As the analyser reads code: comments blanked.)
+        let old = "fn t() {\n    let x = 1;\n              \n    assert_eq!(x, 1);\n}\n";
+        let new = "fn t() {\n    let x = 1;\n                 \n    assert_eq!(x, 1);\n}\n";
+        assert_eq!(moved(old, new), None);
     }
 
     #[test]

@@ -248,6 +248,24 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    if let Some((was, now)) = super::clocks::tolerance_raised(old_code, new_code) {
+        let (was, now) = (
+            old.src.line_of(ou.span.start) + was,
+            new.src.line_of(nu.span.start) + now,
+        );
+        out.push(finding(
+            nf.path,
+            FindingKind::AssertionLoosened,
+            Some(now),
+            format!(
+                "`{}`: `{}` was `{}`: the tolerance its checks use lets more through",
+                nu.name,
+                new.src.shown(now),
+                old.src.shown(was)
+            ),
+            Some(&nu.name),
+        ));
+    }
     // The same code, the same helpers: nothing more to compare.
     let same_code = old_code == new_code
         && old.comment_keys(ou.span.clone(), of.rules)

@@ -149,6 +149,8 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
         "delta=",
         "atol=",
         "rtol=",
+        "rel_tol=",
+        "abs_tol=",
         "epsilon=",
         "max_relative=",
         "ulps=",
@@ -209,14 +211,23 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
                     .iter()
                     .any(|w| name.contains(w)))
                     || (index == 2 && matches!(name.as_str(), "assertequals" | "assert_in_delta"))
+                    // (Shouldly's `ShouldBe(4.5791, 0.0001)`.)
+                    || (index == 1 && name == "shouldbe")
                     || (index == 3 && matches!(name.as_str(), "indelta" | "inepsilon")));
             // (AssertJ's `within(0.001)`, `offset(…)`, `byLessThan(…)`, NUnit's
             // `.Within(…)`: the tolerance is the only argument.)
-            let only_tolerance = index == 0
+            // (Truth's `isWithin(1e-6).of(x)`; go-cmp's `EquateApprox(fraction, margin)`.)
+            let only_tolerance = (index == 0
                 && matches!(
                     name.as_str(),
-                    "be_within" | "within" | "offset" | "bylessthan" | "withinpercentage"
-                );
+                    "be_within"
+                        | "within"
+                        | "offset"
+                        | "bylessthan"
+                        | "withinpercentage"
+                        | "iswithin"
+                ))
+                || (index <= 1 && name == "equateapprox");
             if tolerance || only_tolerance {
                 Some(true)
             } else if last_arg
@@ -557,7 +568,7 @@ pub(in crate::weakening) fn expected_exception(key: &str) -> Option<(&str, &str)
     let open = key.match_indices(['(', '<']).map(|(i, _)| i).find(|&i| {
         let name_start = trailing_word_start(&key[..i]);
         let leaf = key[name_start..i].to_ascii_lowercase();
-        leaf.contains("raise") || leaf.contains("throw")
+        leaf.contains("raise") || leaf.contains("throw") || leaf.contains("instanceof")
     })?;
     let callee = &key[..open];
     let ty = if key[open..].starts_with('<') {
@@ -583,6 +594,66 @@ pub(in crate::weakening) fn expected_exception(key: &str) -> Option<(&str, &str)
     .then_some((callee.trim_end_matches("Any"), simple))
 }
 
+/// Matchers and the looser siblings they may be swapped for: (strict, loose), by the
+/// name of the call.
+const LOOSER: &[(&str, &str)] = &[
+    ("toHaveBeenLastCalledWith", "toHaveBeenCalledWith"),
+    ("toHaveBeenNthCalledWith", "toHaveBeenCalledWith"),
+    ("toHaveBeenCalledOnceWith", "toHaveBeenCalledWith"),
+    ("toHaveBeenCalledExactlyOnceWith", "toHaveBeenCalledWith"),
+    ("lastCalledWith", "toHaveBeenCalledWith"),
+    ("toEqualTypeOf", "toMatchTypeOf"),
+    ("toStrictEqual", "toMatchObject"),
+    ("assert_called_once_with", "assert_called_with"),
+    ("assert_called_once_with", "assert_any_call"),
+    ("assert_called_with", "assert_any_call"),
+    ("assert_awaited_once_with", "assert_awaited_with"),
+    ("assert_awaited_once_with", "assert_any_await"),
+    ("ContainSingle", "Contain"),
+    ("ThrowExactly", "Throw"),
+    ("ThrowExactlyAsync", "ThrowAsync"),
+    ("shouldThrowExactly", "shouldThrow"),
+    ("shouldThrowExactlyUnit", "shouldThrowUnit"),
+    ("PanicsWithError", "Panics"),
+    ("PanicsWithValue", "Panics"),
+    ("isCreated", "is2xxSuccessful"),
+    ("isOk", "is2xxSuccessful"),
+    ("isAccepted", "is2xxSuccessful"),
+    ("isNoContent", "is2xxSuccessful"),
+    ("isBadRequest", "is4xxClientError"),
+    ("isUnauthorized", "is4xxClientError"),
+    ("isForbidden", "is4xxClientError"),
+    ("isNotFound", "is4xxClientError"),
+    ("isConflict", "is4xxClientError"),
+    ("isUnprocessableEntity", "is4xxClientError"),
+    ("have_http_status", "be_successful"),
+    ("have_http_status", "be_success"),
+    ("have_http_status", "be_redirect"),
+    ("have_http_status", "be_client_error"),
+    ("have_http_status", "be_server_error"),
+    ("assert_predicate", "assert_respond_to"),
+    ("by", "by_at_least"),
+    ("by", "by_at_most"),
+    ("once", "at_least"),
+    ("twice", "at_least"),
+    ("thrice", "at_least"),
+    ("exactly", "at_least"),
+    ("once", "at_most"),
+    ("exactly", "at_most"),
+    ("have_content", "have_css"),
+    ("have_text", "have_css"),
+];
+
+/// The last name of the call a piece of a check starts with (`PanicsWithError` of
+/// `assert.PanicsWithError(t, …`, `once` of `.once`).
+fn callee_leaf(text: &str) -> &str {
+    let text = text.trim_start_matches(['.', ' ']);
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(text.len());
+    text[..end].rsplit('.').next().unwrap_or("")
+}
+
 /// Whether an expected exception was widened to a root type (`raises(ValueError)` →
 /// `raises(Exception)`, `assertThrows(StackOverflowError.class, …)` →
 /// `assertThrows(Throwable.class, …)`): any failure now passes.
@@ -597,9 +668,40 @@ pub fn exception_widened(old: &str, new: &str) -> bool {
         "Object",
         "object",
     ];
+    // (The stem of a name: `ArgumentOutOfRange` of `ArgumentOutOfRangeException`.)
+    let stem = |t: &str| -> String {
+        t.trim_end_matches("Exception")
+            .trim_end_matches("Error")
+            .to_string()
+    };
+    // (The call itself: `act.Should().ThrowExactly` of `Assert.Equal("end",
+    // act.Should().ThrowExactly`, its `.Which.ParamName` checked too.)
+    let same_call = |c1: &str, c2: &str| {
+        let c1 = c1.replace("Exactly", "");
+        c1 == c2
+            || c1
+                .strip_suffix(c2)
+                .is_some_and(|head| head.ends_with([',', '(']))
+    };
     match (expected_exception(old), expected_exception(new)) {
         (Some((c1, t1)), Some((c2, t2))) => {
-            c1 == c2 && t1 != t2 && ROOTS.contains(&t2) && !ROOTS.contains(&t1)
+            same_call(c1, c2)
+                && t1 != t2
+                && ((ROOTS.contains(&t2) && !ROOTS.contains(&t1))
+                    // (To a base named by a part of its name: `ArgumentOutOfRangeException`
+                    // → `ArgumentException`, `CouponRedeemedException` → `CouponException`.)
+                    || (!stem(t2).is_empty()
+                        && stem(t1).len() > stem(t2).len()
+                        && stem(t1).starts_with(&stem(t2))
+                        && t1.ends_with(&t2[stem(t2).len()..])))
+        }
+        // An expected message traded for a root type (`toThrow('Cart is empty')` →
+        // `toThrow(Error)`).
+        (None, Some((c2, t2))) => {
+            ROOTS.contains(&t2)
+                && old.strip_prefix(c2).is_some_and(|rest| {
+                    rest.starts_with("('") || rest.starts_with("(\"") || rest.starts_with("(`")
+                })
         }
         _ => false,
     }
@@ -1060,6 +1162,23 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     );
     if local && wild(added_word) && !wild(removed_word) && !removed.is_empty() {
         return Some("a value is now matched by a wildcard");
+    }
+    // A matcher swapped for its looser sibling (`toHaveBeenLastCalledWith` →
+    // `toHaveBeenCalledWith`, `ContainSingle` → `Contain`, `.once` → `.at_least`).
+    let (was, now) = (
+        callee_leaf(&old[word_start..]),
+        callee_leaf(&new[word_start..]),
+    );
+    if was != now
+        && LOOSER
+            .iter()
+            .any(|(strict, loose)| *strict == was && *loose == now)
+    {
+        return Some("its looser form lets more through");
+    }
+    // FluentAssertions' `o => o.WithStrictOrdering()` dropped.
+    if removed.contains("WithStrictOrdering") && !added.contains("WithStrictOrdering") {
+        return Some("the order is no longer checked");
     }
     // A whole-value comparison told to leave parts out (`cmp.Diff(want, got)` → `+
     // cmpopts.IgnoreFields(…)`, FluentAssertions' `o => o.Excluding(…)`, AssertJ's
@@ -1621,6 +1740,8 @@ fn qualifier(head: &str, removed: &str) -> bool {
         "withCauseInstanceOf",
         "to_stdout",
         "to_stderr",
+        "inOrder",
+        "andExpect",
     ];
     let name_of = |t: &str| -> String {
         t.chars()
