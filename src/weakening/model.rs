@@ -1292,6 +1292,7 @@ impl<'a> Model<'a> {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
         if (self.language == Language::JavaScript && self.floating_promise_check(check, &key))
+            || (self.language == Language::CSharp && self.unawaited_async_check(check, &key))
             || self.in_detached_task(check)
         {
             return (format!("{NOT_AWAITED} {key}"), Strength::Void);
@@ -1552,10 +1553,39 @@ impl<'a> Model<'a> {
         before.is_empty() || before.ends_with(';') || before.ends_with('{')
     }
 
+    /// Whether a C# check that returns a task is neither awaited nor handed on: xUnit's
+    /// `Assert.ThrowsAsync<E>(…)`, FluentAssertions' `act.Should().ThrowAsync<E>()` as a
+    /// statement (or `_ = …`). The task is dropped, and with it the failure.
+    fn unawaited_async_check(&self, check: &Check, key: &str) -> bool {
+        let xunit = || memchr::memmem::find(self.src.b(), b"using Xunit").is_some();
+        let task = (key.starts_with("Assert.ThrowsAsync")
+            || key.starts_with("Assert.ThrowsAnyAsync"))
+            && xunit()
+            || [
+                ".Should().ThrowAsync",
+                ".Should().ThrowExactlyAsync",
+                ".Should().NotThrowAsync",
+                ".Should().CompleteWithinAsync",
+                ".Should().NotThrowAfterAsync",
+            ]
+            .iter()
+            .any(|m| key.contains(m));
+        if !task {
+            return false;
+        }
+        let line_start = self.src.line_start(check.line);
+        let from = check.receiver.min(check.span.start).max(line_start);
+        let before = self.src.code[line_start..from].trim();
+        before.is_empty() || before.ends_with(';') || before.ends_with('{') || before == "_ ="
+    }
+
     /// Whether a check sits in work started and left running: C#'s `_ = Task.Run(…)` (or
-    /// the call as a statement, not awaited), Kotlin's `GlobalScope.launch { … }` not
-    /// joined, JavaScript's `xs.forEach(async (x) => { … })`, whose promises nobody
-    /// waits for. Its failure comes after the test has passed, or never.
+    /// the call as a statement, not awaited), Kotlin's `GlobalScope.launch { … }` or
+    /// `CoroutineScope(…).launch { … }` not joined, JavaScript's `xs.forEach(async (x) =>
+    /// { … })` or `xs.map(async …)` left standing, Rust's `tokio::spawn`/`thread::spawn`
+    /// whose handle nobody waits for (or whose panic is dropped), Java's
+    /// `future.thenAccept(…)` not joined. Its failure comes after the test has passed,
+    /// or never.
     fn in_detached_task(&self, check: &Check) -> bool {
         let starts: &[&str] = match self.language {
             Language::CSharp => &["Task.Run(", "Task.Factory.StartNew("],
@@ -1564,14 +1594,21 @@ impl<'a> Model<'a> {
                 "GlobalScope.async",
                 "backgroundScope.launch",
                 "backgroundScope.async",
+                "MainScope().launch",
+                ").launch",
+                ".thenAccept(",
+                ".thenAcceptAsync(",
+                ".whenComplete(",
             ],
-            Language::JavaScript => &[".forEach(async"],
+            Language::JavaScript => &[".forEach(async", ".map(async"],
+            Language::Rust => &["tokio::spawn(", "thread::spawn(", "task::spawn("],
             _ => return false,
         };
         let detaches = self.detaches.get_or_init(|| {
-            starts
-                .iter()
-                .any(|s| memchr::memmem::find(self.src.b(), s.as_bytes()).is_some())
+            starts.iter().any(|s| {
+                let s = s.trim_start_matches(')');
+                memchr::memmem::find(self.src.b(), s.as_bytes()).is_some()
+            })
         });
         if !detaches {
             return false;
@@ -1580,13 +1617,32 @@ impl<'a> Model<'a> {
             return false;
         };
         let from = self.units[unit].span.start;
+        let unit_end = self.units[unit].span.end.min(self.src.code.len());
         let code = &self.src.code;
         let window = &code[from..check.span.start];
         starts.iter().any(|start| {
             window.match_indices(start).any(|(i, _)| {
                 let at = from + i;
+                // (`).launch`: only on a scope made there, `CoroutineScope(Dispatchers.IO)`.)
+                if *start == ").launch" {
+                    let line_start = self.src.line_start(self.src.line_of(at));
+                    if !code[line_start..at]
+                        .trim_start()
+                        .starts_with("CoroutineScope(")
+                    {
+                        return false;
+                    }
+                }
                 // Its block or argument list, which must hold the check.
-                let Some(open) = code[at..check.span.start].find(['(', '{']).map(|o| at + o) else {
+                let search = if start.ends_with('(') {
+                    at + start.len() - 1
+                } else {
+                    at + start.len()
+                };
+                let Some(open) = code[search..check.span.start]
+                    .find(['(', '{'])
+                    .map(|o| search + o)
+                else {
                     return false;
                 };
                 let open = if start.ends_with("(async") {
@@ -1601,16 +1657,75 @@ impl<'a> Model<'a> {
                 // awaited, assigned, returned or joined.
                 let line_start = self.src.line_start(self.src.line_of(at));
                 let lead = code[line_start..at].trim();
-                // (`await xs.forEach(async …)` waits for nothing either.)
-                let discarded =
-                    start.starts_with('.') || lead.is_empty() || lead == "_ =" || lead == "_=";
                 let end = self.src.close_of(open).min(code.len());
                 let after = code[end..].trim_start();
-                discarded
-                    && !after.starts_with(".join")
-                    && !after.starts_with(".Wait")
-                    && !after.starts_with(".await")
+                let joined = after.starts_with(".join")
+                    || after.starts_with(".Wait")
+                    || after.starts_with(".await")
+                    || after.starts_with(".get(");
+                if self.language == Language::Rust {
+                    return !joined && self.handle_dropped(lead, &code[end..unit_end]);
+                }
+                // (`await xs.forEach(async …)` waits for nothing either; `await
+                // Promise.all(xs.map(async …))` and `const ps = xs.map(…)` do, or may.)
+                let chained = start.starts_with('.');
+                let discarded = if *start == ").launch" {
+                    true
+                } else if *start == ".map(async"
+                    || start.starts_with(".then")
+                    || *start == ".whenComplete("
+                {
+                    lead.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$'))
+                } else {
+                    chained || lead.is_empty() || lead == "_ =" || lead == "_="
+                };
+                discarded && !joined
             })
+        })
+    }
+
+    /// Whether a Rust task or thread handle, bound by `lead` (`let reader =`, `let _ =`,
+    /// or nothing), is dropped unwaited in the rest of its test, or waited with its panic
+    /// thrown away (`let _ = h.join();`).
+    fn handle_dropped(&self, lead: &str, rest: &str) -> bool {
+        let name = lead
+            .strip_prefix("let ")
+            .map(|l| l.trim_start_matches("mut ").trim_end_matches('=').trim());
+        // (Gathered, `handles.push(thread::spawn(…))`: each joined, its panic kept
+        // (`h.join().unwrap()`), or not.)
+        if lead.ends_with(".push(") {
+            let joins: Vec<&str> = rest
+                .match_indices(".join()")
+                .chain(rest.match_indices(".await"))
+                .map(|(at, m)| rest[at + m.len()..].trim_start())
+                .collect();
+            return joins.iter().all(|after| !after.starts_with(['.', '?']));
+        }
+        let Some(name) = name.filter(|n| !n.is_empty() && *n != "_") else {
+            return lead.is_empty() || lead.starts_with("let _");
+        };
+        if !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return false;
+        }
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let uses: Vec<&str> = rest
+            .match_indices(name)
+            .filter(|(at, _)| {
+                !rest[..*at].ends_with(word) && !rest[at + name.len()..].starts_with(word)
+            })
+            .map(|(at, _)| {
+                // (The statement it is used in.)
+                let from = rest[..at].rfind([';', '{', '}', '\n']).map_or(0, |i| i + 1);
+                let to = rest[at..].find([';', '\n']).map_or(rest.len(), |i| at + i);
+                rest[from..to].trim()
+            })
+            .collect();
+        uses.iter().all(|u| {
+            u.starts_with("drop(")
+                || u.starts_with("let _")
+                || u.contains(".abort()")
+                || (u.contains(".join()") && !u.contains(".join()."))
         })
     }
 

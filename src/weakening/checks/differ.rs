@@ -800,6 +800,8 @@ const UNORDERED: &[&str] = &[
     "sorted(",
     "Counter(",
     "set(",
+    "new Set(",
+    ".OrderBy(",
 ];
 
 /// Checks that compare a collection in order: an exact check of a list literal
@@ -847,15 +849,37 @@ const ORDERED: &[&str] = &[
 /// `containsExactly` → `containsExactlyInAnyOrder`, `Equal` → `ElementsMatch`).
 pub fn order_dropped(old: &str, new: &str) -> bool {
     // (FluentAssertions' `o => o.WithStrictOrdering()` keeps the order.)
-    let unordered =
-        |k: &str| UNORDERED.iter().any(|u| k.contains(u)) && !k.contains("WithStrictOrdering");
+    // (Python's set comprehension, `{e.kind for e in events}`, too.)
+    let set_comprehension = |k: &str| {
+        k.match_indices('{').any(|(at, _)| {
+            k[at..]
+                .split('}')
+                .next()
+                .is_some_and(|c| c.contains(" for "))
+        })
+    };
+    let unordered = |k: &str| {
+        (UNORDERED.iter().any(|u| k.contains(u)) || set_comprehension(k))
+            && !k.contains("WithStrictOrdering")
+    };
     // (The same value: `skus` in both, `sorted(skus)` read as `skus`.)
     let bare = |s: &str| -> String {
         let mut s = s.trim();
-        for wrap in ["sorted(", "set(", "Counter(", "list("] {
+        for wrap in ["sorted(", "set(", "Counter(", "list(", "new Set("] {
             if let Some(inner) = s.strip_prefix(wrap).and_then(|r| r.strip_suffix(')')) {
                 s = inner.trim();
             }
+        }
+        // (C#'s `ids.OrderBy(x => x)`.)
+        if let Some(at) = s.rfind(".OrderBy(")
+            && s.ends_with(')')
+        {
+            s = s[..at].trim();
+        }
+        if let Some(inner) = s.strip_prefix('{').and_then(|r| r.strip_suffix('}'))
+            && inner.contains(" for ")
+        {
+            s = inner.trim();
         }
         // (A list comprehension is its generator: `[x.id for x in xs]`, `sorted(x.id
         // for x in xs)`.)
