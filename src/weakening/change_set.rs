@@ -38,6 +38,9 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         })
         .collect();
     let mut out = Vec::new();
+    // (Rows filtered, read from the file's lines: told only where no finding about the
+    // same test or line already says so.)
+    let mut filtered: Vec<Finding> = Vec::new();
     let mut pairs: Vec<(At, At)> = Vec::new();
     let mut removed: Vec<At> = Vec::new();
     let mut added: Vec<At> = Vec::new();
@@ -76,6 +79,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             out.extend(assert_mode_loosened(file, old, new));
             out.extend(super::knobs::fewer_cases(file, old, new));
             out.extend(super::leniency::mocks_made_lenient(file, old, new));
+            filtered.extend(super::filters::rows_filtered(file, old, new));
         }
     }
 
@@ -457,6 +461,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     }
 
     dedup(&mut out);
+    for f in filtered {
+        let told = out.iter().any(|o| {
+            o.path == f.path
+                && matches!(o.kind, FindingKind::TestRemoved | FindingKind::SkipAdded)
+                && ((o.test.is_some() && o.test == f.test)
+                    || o.line.zip(f.line).is_some_and(|(a, b)| a.abs_diff(b) <= 2))
+        });
+        if !told {
+            out.push(f);
+        }
+    }
     out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out
 }

@@ -22,6 +22,7 @@ mod change_set;
 pub mod checks;
 mod clocks;
 mod compare;
+mod filters;
 mod gates;
 mod generators;
 mod guards;

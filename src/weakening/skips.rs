@@ -141,6 +141,8 @@ impl Model<'_> {
         if self.language == Language::JavaScript {
             skips.extend(self.renamed_context_skips());
         }
+        let helped = self.skipping_helper_calls(&skips);
+        skips.extend(helped);
         let read = skips.len();
         skips.extend(self.swallowing_handlers());
         skips.extend(self.stubs_of_checked_code());
@@ -152,6 +154,55 @@ impl Model<'_> {
             self.attach_skip(i, skip.pos);
         }
         self.skips = skips;
+    }
+
+    /// Calls from tests to a helper of the file that skips (`func needsBackend(t
+    /// *testing.T) { if os.Getenv(…) == "" { t.Skip(…) } }` then `needsBackend(t)`): a
+    /// skip at the call, of the helper's kind, told by the helper's skip (so a helper
+    /// renamed is the same skip).
+    fn skipping_helper_calls(&self, found: &[Skip]) -> Vec<Skip> {
+        let helpers: Vec<(&str, &Skip)> = self
+            .units
+            .iter()
+            .filter(|u| u.role == Role::Helper && u.leaf.len() > 2)
+            .filter_map(|u| {
+                // (Not a handler that swallows failures: `swallow` reads those.)
+                found
+                    .iter()
+                    .find(|s| u.span.contains(&s.pos) && s.kind != SkipKind::Inverting)
+                    .map(|s| (u.leaf.as_str(), s))
+            })
+            .collect();
+        if helpers.is_empty() {
+            return Vec::new();
+        }
+        let code = &self.src.code;
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut out = Vec::new();
+        for unit in self.units.iter().filter(|u| u.role == Role::Test) {
+            let body = &code[unit.span.clone()];
+            for (name, skip) in &helpers {
+                for (i, _) in body.match_indices(name) {
+                    let at = unit.span.start + i;
+                    let before = &code[..at];
+                    let after = code[at + name.len()..].trim_start();
+                    // (Called bare, or on `self`/`this`.)
+                    let receiver_ok = !before.ends_with(word)
+                        && (!before.ends_with('.')
+                            || before.ends_with("self.")
+                            || before.ends_with("this."));
+                    if receiver_ok && after.starts_with('(') {
+                        out.push(Skip {
+                            pos: at,
+                            line: self.src.line_of(at),
+                            text: format!("{} (in a helper)", skip.text),
+                            kind: skip.kind,
+                        });
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// vitest's test context under a name of the test's choosing (`test('x', (c) =>

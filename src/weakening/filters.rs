@@ -1,0 +1,225 @@
+//! Rows filtered out of what the tests run over: a table wrapped in a filter, a limit or
+//! a slice where the tests loop over it or are generated from it (`CASES.each` →
+//! `CASES.first(2).each`, `for c in CASES` → `for c in [c for c in CASES if c[2]]`,
+//! `describe.each(rows)` → `describe.each(rows.filter(…))`, a `@MethodSource` stream
+//! given `.limit(2)`, a `MemberData` property given `.Where(…)`, `@EnumSource` told to
+//! exclude names, rstest's `#[values(…)]` cut). The tests read the same; the rows they
+//! run are fewer. A test class made `abstract` (nothing runs it) is read here too.
+
+use similar::{DiffTag, TextDiff};
+
+use super::model::{Model, Role};
+use super::rules::Language;
+use super::{File, finding};
+use crate::finding::{Finding, FindingKind};
+
+/// Words that keep a part of a collection.
+const FILTERS: &[&str] = &[
+    ".filter(",
+    ".first(",
+    ".take(",
+    ".limit(",
+    ".Where(",
+    ".Take(",
+    ".Skip(",
+    ".slice(",
+    ".select",
+    ".reject",
+    ".take_while(",
+    ".TakeWhile(",
+    "islice(",
+    "[:",
+    "[0:",
+    " if ",
+];
+
+/// Where rows reach tests: a loop header, a generated suite or case list, a provider.
+fn feeds_tests(line: &str, language: Language, file: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("for ")
+        || t.contains(".each")
+        || t.contains(".forEach(")
+        || t.contains("each(")
+        || t.contains("parametrize(")
+        || (language == Language::Java && file.contains("@MethodSource"))
+        || (language == Language::CSharp
+            && ["MemberData", "TestCaseSource", "ClassData", "DynamicData"]
+                .iter()
+                .any(|w| file.contains(w)))
+}
+
+/// Whether `new` is `old` with a collection narrowed: the text around it the same, the
+/// part that differs (`CASES` → `CASES.first(2)`, `` → `.limit(2)`) now holding a
+/// filter it did not hold.
+fn narrowed(old: &str, new: &str) -> bool {
+    let (o, n) = (old.trim(), new.trim());
+    let prefix = o.bytes().zip(n.bytes()).take_while(|(a, b)| a == b).count();
+    let suffix = o[prefix..]
+        .bytes()
+        .rev()
+        .zip(n[prefix..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    // (Back to the start of the word the change is in, and the filter's dot.)
+    let start = o[..prefix]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i);
+    let (removed, added) = (&o[start..o.len() - suffix], &n[start..n.len() - suffix]);
+    FILTERS
+        .iter()
+        .any(|f| added.contains(f) && !removed.contains(f))
+        // (Only added to what was there: the old part is still in the new one.)
+        && added.contains(removed.trim_start_matches(['.', '(', '[', ' ']))
+}
+
+/// Elements of rstest's `#[values(…)]` or a `@ValueSource` list: its top-level commas.
+fn values_count(line: &str) -> Option<usize> {
+    let at = ["#[values(", "@ValueSource("]
+        .iter()
+        .find_map(|w| line.find(w).map(|i| i + w.len()))?;
+    let body = &line[at..];
+    // (`@ValueSource(ints = {1, 2})`: the array's elements.)
+    let body = match body.find('{') {
+        Some(open) if !line.contains("#[values(") => &body[open + 1..],
+        _ => body,
+    };
+    let mut depth = 0i32;
+    let mut count = 1;
+    for c in body.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => break,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => count += 1,
+            _ => {}
+        }
+    }
+    Some(count)
+}
+
+/// Findings for rows filtered out of a file's tests, and for a test class made
+/// abstract.
+pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let (a, b) = (&old.src.code, &new.src.code);
+    let language = file.rules.language;
+    let olds: Vec<&str> = a.lines().collect();
+    let news: Vec<&str> = b.lines().collect();
+    let mut out = Vec::new();
+    for op in TextDiff::from_lines(a.as_str(), b.as_str()).ops() {
+        if op.tag() != DiffTag::Replace {
+            continue;
+        }
+        let (o, n) = (op.old_range(), op.new_range());
+        // (A statement wrapped onto more lines: `…))` → `…))\n.limit(2);`.)
+        let join = |lines: &[&str], r: std::ops::Range<usize>| -> String {
+            r.filter_map(|i| lines.get(i).map(|l| l.trim()))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (was, now) = (join(&olds, o.clone()), join(&news, n.clone()));
+        let line = n.start;
+        let at = new
+            .src
+            .line_start(line.min(new.src.line_count().saturating_sub(1)));
+        let test = new
+            .unit_at(at)
+            .map(|u| &new.units[u])
+            .filter(|u| u.role == Role::Test)
+            .map(|u| u.name.clone());
+        let shown = || new.src.shown(line);
+        let mut push = |kind, detail: String| {
+            out.push(finding(
+                file.path,
+                kind,
+                Some(line),
+                detail,
+                test.as_deref(),
+            ));
+        };
+        if (feeds_tests(&was, language, a) || feeds_tests(&now, language, b))
+            && narrowed(&was, &now)
+        {
+            push(
+                FindingKind::TestRemoved,
+                format!("`{}`: the rows its tests run over are filtered", shown()),
+            );
+        } else if let (Some(had), Some(has)) = (values_count(&was), values_count(&now))
+            && has < had
+        {
+            push(
+                FindingKind::TestRemoved,
+                format!("`{}`: {had} values before, {has} after", shown()),
+            );
+        } else if was.starts_with("@EnumSource(")
+            && now.starts_with("@EnumSource(")
+            && !was.contains("names")
+            && now.contains("names")
+        {
+            push(
+                FindingKind::TestRemoved,
+                format!("`{}`: the enum's values are filtered", shown()),
+            );
+        } else if matches!(language, Language::Java | Language::CSharp)
+            && !was.contains("abstract ")
+            && now.contains("abstract class ")
+            && was.contains("class ")
+            && was.replace(' ', "") == now.replacen("abstract ", "", 1).replace(' ', "")
+        {
+            // (Unless a class in the file extends it.)
+            let name = now
+                .split("class ")
+                .nth(1)
+                .map(|r| {
+                    r.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                        .unwrap_or("")
+                })
+                .unwrap_or("");
+            let extended = !name.is_empty()
+                && [
+                    format!("extends {name}"),
+                    format!(": {name}"),
+                    format!(":{name}"),
+                ]
+                .iter()
+                .any(|e| b.contains(e.as_str()));
+            if !extended {
+                push(
+                    FindingKind::SkipAdded,
+                    format!("`{}`: an abstract class is not run", shown()),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn narrowing_is_read_where_rows_are_added_to_not_replaced() {
+        assert!(narrowed(
+            "CASES.each do |input, expected|",
+            "CASES.first(2).each do |input, expected|"
+        ));
+        assert!(narrowed(
+            "for text, expected, _ in CASES:",
+            "for text, expected, _ in [c for c in CASES if c[2]]:"
+        ));
+        assert!(narrowed(
+            "describe.each(rows)('tax', ({ income }) => {",
+            "describe.each(rows.filter((r) => !r.edge))('tax', ({ income }) => {"
+        ));
+        assert!(!narrowed("for c in CASES:", "for c in OTHER_CASES:"));
+        assert!(!narrowed("for c in cases.filter(ok):", "for c in cases:"));
+    }
+
+    #[test]
+    fn values_are_counted_at_the_top_level() {
+        assert_eq!(values_count("#[values(1, 15, (2, 3))] day: u32,"), Some(3));
+        assert_eq!(values_count("@ValueSource(ints = {1, 2})"), Some(2));
+        assert_eq!(values_count("let x = 1;"), None);
+    }
+}
