@@ -110,7 +110,15 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
             continue;
         }
         let (o, n) = (op.old_range(), op.new_range());
-        // (A statement wrapped onto more lines: `…))` → `…))\n.limit(2);`.)
+        // (One line edited, or wrapped onto a second that goes on with a call: `…))` →
+        // `…))\n.limit(2);`. A block rewritten is not read.)
+        let continued = n.len() == 2
+            && news
+                .get(n.start + 1)
+                .is_some_and(|l| l.trim_start().starts_with('.'));
+        if o.len() != 1 || (n.len() != 1 && !continued) {
+            continue;
+        }
         let join = |lines: &[&str], r: std::ops::Range<usize>| -> String {
             r.filter_map(|i| lines.get(i).map(|l| l.trim()))
                 .collect::<Vec<_>>()

@@ -1328,7 +1328,9 @@ impl<'a> Model<'a> {
         // isinstance(r, int): assert r == 1250`) checks nothing the rest of the time;
         // keyed apart, so the same line moved under the condition reads as loosened.
         if let Some(unit) = self.unit_at(check.span.start)
-            && let Some(cond) = self.guard_of(&self.units[unit], index, &key, rules)
+            && let Some(cond) = self
+                .guard_of(&self.units[unit], index, &key, rules)
+                .or_else(|| self.callback_guard(&self.units[unit], check))
         {
             return (format!("{key} {GUARDED} {cond})"), Strength::Void);
         }
@@ -1551,6 +1553,55 @@ impl<'a> Model<'a> {
         // (`await`, `return`, an arrow's body, an argument, a bound value: waited for, or
         // handed on to something that may wait.)
         before.is_empty() || before.ends_with(';') || before.ends_with('{')
+    }
+
+    /// A condition written as a callback or an operator, under which a check runs only
+    /// when a value is there: Java's `opt.ifPresent(x -> { … })`, Kotlin's `v?.let { …
+    /// }`, JavaScript's `month && expect(month.revenue)…`, Rust's `let Ok(doc) = parse(s)
+    /// else { continue; };` before the checks of a loop. Said as the condition.
+    fn callback_guard(&self, unit: &Unit, check: &Check) -> Option<String> {
+        let code = &self.src.code;
+        let at = check.receiver.min(check.span.start);
+        let from = unit.span.start.min(at);
+        let window = &code[from..at];
+        match self.language {
+            Language::JavaScript => {
+                let line_start = self.src.line_start(check.line).max(from);
+                let lead = code[line_start..at].trim();
+                let value = lead.strip_suffix("&&")?.trim();
+                (!value.is_empty()).then(|| format!("{value} is set"))
+            }
+            Language::Java => ["?.let", "?.also", "?.run", "?.apply", ".ifPresent("]
+                .iter()
+                .flat_map(|w| window.match_indices(w).map(|(i, _)| i))
+                .find_map(|i| {
+                    let open = from + i + code[from + i..at].find(['{', '('])?;
+                    (self.src.close_of(open) > at).then(|| {
+                        let line_start = self.src.line_start(self.src.line_of(from + i));
+                        let value = checks::squeeze(&self.src.text(line_start..from + i));
+                        format!("{value} is there")
+                    })
+                }),
+            Language::Rust => window.match_indices(" else {").find_map(|(i, _)| {
+                let open = from + i + " else ".len();
+                let close = self.src.close_of(open);
+                let block = &code[open..close.min(code.len())];
+                let line_start = self.src.line_start(self.src.line_of(from + i));
+                let head = code[line_start..from + i].trim();
+                // (A `return` there is a skip of the test: `find_early_returns`.)
+                let skips = block.contains("continue") || block.contains("break");
+                // (The checks after it, in the block that holds it.)
+                let holds = self
+                    .src
+                    .enclosing_brace(from + i)
+                    .is_some_and(|b| self.src.close_of(b) > at);
+                (head.starts_with("let ") && skips && close <= at && holds).then(|| {
+                    let head = checks::squeeze(&self.src.text(line_start..from + i));
+                    format!("{} matches", head.trim_start_matches("let "))
+                })
+            }),
+            _ => None,
+        }
     }
 
     /// Whether a C# check that returns a task is neither awaited nor handed on: xUnit's

@@ -161,15 +161,28 @@ impl Model<'_> {
     /// skip at the call, of the helper's kind, told by the helper's skip (so a helper
     /// renamed is the same skip).
     fn skipping_helper_calls(&self, found: &[Skip]) -> Vec<Skip> {
+        // (Rust's helpers skip nothing at run time: a `#[cfg]` on one gates its code.)
+        if self.language == Language::Rust {
+            return Vec::new();
+        }
+        // (Names too common to tell a helper's calls from others': `call`, `run`.)
+        const COMMON: &[&str] = &["call", "apply", "invoke", "execute", "setUp", "setup"];
         let helpers: Vec<(&str, &Skip)> = self
             .units
             .iter()
-            .filter(|u| u.role == Role::Helper && u.leaf.len() > 2)
+            .filter(|u| {
+                u.role == Role::Helper && u.leaf.len() >= 5 && !COMMON.contains(&u.leaf.as_str())
+            })
             .filter_map(|u| {
-                // (Not a handler that swallows failures: `swallow` reads those.)
+                // (A statement in its body: not a decorator or attribute on it; not a
+                // handler that swallows failures, which `swallow` reads.)
                 found
                     .iter()
-                    .find(|s| u.span.contains(&s.pos) && s.kind != SkipKind::Inverting)
+                    .find(|s| {
+                        u.span.contains(&s.pos)
+                            && s.kind != SkipKind::Inverting
+                            && !s.text.starts_with(['@', '#', '['])
+                    })
                     .map(|s| (u.leaf.as_str(), s))
             })
             .collect();
