@@ -16,6 +16,7 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
     let b = src.b();
     let mut units = Vec::new();
     let mut suites: Vec<(Range<usize>, String)> = Vec::new();
+    let mut each_suites: Vec<(Range<usize>, usize)> = Vec::new();
     // (Read once, when a test is found.)
     let loops: std::sync::OnceLock<Vec<(Range<usize>, &str)>> = std::sync::OnceLock::new();
     for m in rules.defs.find_iter(b) {
@@ -144,6 +145,10 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             .iter()
             .any(|s| trimmed.starts_with(s));
         if suite {
+            // (`describe.each([…])`: each test in it runs once per row.)
+            if cases > 1 {
+                each_suites.push((at..end, cases));
+            }
             suites.push((at..end, label));
             continue;
         }
@@ -155,7 +160,12 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             .filter(|(block, _)| block.contains(&at))
             .filter_map(|(_, expr)| table_rows(src, expr, 0..0))
             .product();
-        unit.cases = cases * looped;
+        let rows: usize = each_suites
+            .iter()
+            .filter(|(block, _)| block.contains(&at))
+            .map(|(_, n)| n)
+            .product();
+        unit.cases = cases * looped * rows;
         units.push(unit);
     }
     // Hooks: a skip inside `beforeAll`/`beforeEach` skips the suite's tests.
