@@ -1,7 +1,8 @@
 //! Property tests told to run fewer cases (and repeated tests fewer times): a count lowered
 //! (`@settings(max_examples=500)` → `2`, fast-check `numRuns: 1000` → `5`, proptest
-//! `with_cases(512)` → `1`, kotest `checkAll(500, …)` → `5`), or set below the
-//! framework's default on a test that ran with the default. The checks read the same;
+//! `with_cases(512)` → `1`, kotest `checkAll(500, …)` → `5`, `invocations = 500` →
+//! `5`), set below the framework's default on a test that ran with the default, or
+//! dropped from a test that ran more than the default. The checks read the same;
 //! the inputs they see are fewer, so a bug the generator used to find passes.
 
 use std::collections::HashMap;
@@ -56,6 +57,12 @@ const KNOBS: &[Knob] = &[
         marker: "PropTestConfig",
         pattern: r"\bPropTestConfig[ \t]*\([^()]*?\biterations[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 1000,
+    },
+    // kotest's `.config(invocations = 500)`: a test run that many times.
+    Knob {
+        marker: "invocations",
+        pattern: r"\binvocations[ \t]*=[ \t]*([0-9][0-9_]*)\b",
+        default: 1,
     },
     // jqwik.
     Knob {
@@ -143,12 +150,14 @@ fn settings(model: &Model) -> Vec<Setting> {
 /// outside every test) and knob, the settings in order, old against new; a setting new
 /// on a test that had none is compared with the framework's default.
 pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
-    // (Read only where a knob's name is in the new text at all.)
-    let code = new.src.code.as_bytes();
-    if !KNOBS
-        .iter()
-        .any(|k| memchr::memmem::find(code, k.marker.as_bytes()).is_some())
-    {
+    // (Read only where a knob's name is in the text at all.)
+    let named = |m: &Model| {
+        let code = m.src.code.as_bytes();
+        KNOBS
+            .iter()
+            .any(|k| memchr::memmem::find(code, k.marker.as_bytes()).is_some())
+    };
+    if !named(new) && !named(old) {
         return Vec::new();
     }
     type Key = (Option<String>, usize);
@@ -193,6 +202,33 @@ pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding>
                 ));
             }
         }
+    }
+    // A setting dropped from a test still there: it runs with the default again.
+    let new_tests: std::collections::HashMap<&str, usize> = new
+        .units
+        .iter()
+        .filter(|u| u.role == Role::Test)
+        .map(|u| (u.name.as_str(), u.line))
+        .collect();
+    for ((test, knob), counts) in &was {
+        let Some(&line) = test.as_deref().and_then(|t| new_tests.get(t)) else {
+            continue;
+        };
+        let default = KNOBS[*knob].default;
+        if now.contains_key(&(test.clone(), *knob)) || counts.iter().all(|(c, _)| *c <= default) {
+            continue;
+        }
+        let had = counts.iter().map(|(c, _)| *c).max().unwrap_or(default);
+        out.push(finding(
+            file.path,
+            FindingKind::AssertionLoosened,
+            Some(line),
+            format!(
+                "`{}`: its setting of {had} cases is gone, so it runs the default {default}",
+                test.as_deref().unwrap_or("")
+            ),
+            test.as_deref(),
+        ));
     }
     out.sort_by_key(|f| f.line);
     out
