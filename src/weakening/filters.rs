@@ -101,18 +101,6 @@ fn values_count(line: &str) -> Option<usize> {
 /// abstract.
 pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
     let (a, b) = (&old.src.code, &new.src.code);
-    // (Cheap first: a filter, `names` or `abstract` written more often than before, or
-    // a list of values there to cut; else no line diff.)
-    let count = |text: &str, w: &str| memchr::memmem::find_iter(text.as_bytes(), w).count();
-    let more = |w: &str| count(b, w) > count(a, w);
-    if !FILTERS.iter().any(|f| more(f))
-        && !more("names")
-        && !more("abstract ")
-        && !a.contains("#[values(")
-        && !a.contains("@ValueSource(")
-    {
-        return Vec::new();
-    }
     let language = file.rules.language;
     let olds: Vec<&str> = a.lines().collect();
     let news: Vec<&str> = b.lines().collect();
