@@ -262,8 +262,20 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
-    // A fake clock moved before the same checks: they look at another moment.
-    if let Some((was, now)) = super::clocks::moved(old_code, new_code) {
+    // A fake clock moved, or a tolerance the test sets up raised, before the same
+    // checks: they look at another moment, or let more through.
+    let moved = [
+        (
+            super::clocks::moved(old_code, new_code),
+            "before the same checks",
+        ),
+        (
+            super::clocks::tolerance_raised(old_code, new_code),
+            "the tolerance its checks use lets more through",
+        ),
+    ];
+    for (lines, why) in moved {
+        let Some((was, now)) = lines else { continue };
         let (was, now) = (
             old.src.line_of(ou.span.start) + was,
             new.src.line_of(nu.span.start) + now,
@@ -273,25 +285,7 @@ pub(super) fn compare_pair(
             FindingKind::AssertionLoosened,
             Some(now),
             format!(
-                "`{}`: `{}` was `{}`, before the same checks",
-                nu.name,
-                new.src.shown(now),
-                old.src.shown(was)
-            ),
-            Some(&nu.name),
-        ));
-    }
-    if let Some((was, now)) = super::clocks::tolerance_raised(old_code, new_code) {
-        let (was, now) = (
-            old.src.line_of(ou.span.start) + was,
-            new.src.line_of(nu.span.start) + now,
-        );
-        out.push(finding(
-            nf.path,
-            FindingKind::AssertionLoosened,
-            Some(now),
-            format!(
-                "`{}`: `{}` was `{}`: the tolerance its checks use lets more through",
+                "`{}`: `{}` was `{}`: {why}",
                 nu.name,
                 new.src.shown(now),
                 old.src.shown(was)
