@@ -33,19 +33,27 @@ const FILTERS: &[&str] = &[
     " if ",
 ];
 
-/// Where rows reach tests: a loop header, a generated suite or case list, a provider.
-fn feeds_tests(line: &str, language: Language, file: &str) -> bool {
+/// Where rows reach tests: a loop header, a generated suite or case list, or any line
+/// of a file with a provider (`provided`: Java's `@MethodSource`, C#'s `MemberData`).
+fn feeds_tests(line: &str, provided: bool) -> bool {
     let t = line.trim_start();
     t.starts_with("for ")
         || t.contains(".each")
         || t.contains(".forEach(")
         || t.contains("each(")
         || t.contains("parametrize(")
-        || (language == Language::Java && file.contains("@MethodSource"))
-        || (language == Language::CSharp
-            && ["MemberData", "TestCaseSource", "ClassData", "DynamicData"]
-                .iter()
-                .any(|w| file.contains(w)))
+        || provided
+}
+
+/// Whether a file's tests take rows from a provider that a line may narrow.
+fn has_provider(language: Language, file: &str) -> bool {
+    match language {
+        Language::Java => file.contains("@MethodSource"),
+        Language::CSharp => ["MemberData", "TestCaseSource", "ClassData", "DynamicData"]
+            .iter()
+            .any(|w| file.contains(w)),
+        _ => false,
+    }
 }
 
 /// Whether `new` is `old` with a collection narrowed: the text around it the same, the
@@ -63,7 +71,7 @@ fn narrowed(old: &str, new: &str) -> bool {
     // (Back to the start of the word the change is in, and the filter's dot.)
     let start = o[..prefix]
         .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i);
+        .unwrap_or(0);
     let (removed, added) = (&o[start..o.len() - suffix], &n[start..n.len() - suffix]);
     FILTERS
         .iter()
@@ -104,6 +112,8 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
     let language = file.rules.language;
     let olds: Vec<&str> = a.lines().collect();
     let news: Vec<&str> = b.lines().collect();
+    // (Read once: a test file may have many lines edited.)
+    let provided = has_provider(language, a) || has_provider(language, b);
     let mut out = Vec::new();
     for op in TextDiff::from_lines(a.as_str(), b.as_str()).ops() {
         if op.tag() != DiffTag::Replace {
@@ -144,9 +154,7 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
                 test.as_deref(),
             ));
         };
-        if (feeds_tests(&was, language, a) || feeds_tests(&now, language, b))
-            && narrowed(&was, &now)
-        {
+        if (feeds_tests(&was, provided) || feeds_tests(&now, provided)) && narrowed(&was, &now) {
             push(
                 FindingKind::TestRemoved,
                 format!("`{}`: the rows its tests run over are filtered", shown()),

@@ -61,7 +61,7 @@ const KNOBS: &[Knob] = &[
     // kotest's `.config(invocations = 500)`: a test run that many times.
     Knob {
         marker: "invocations",
-        pattern: r"\binvocations[ \t]*=[ \t]*([0-9][0-9_]*)\b",
+        pattern: r"\.config[ \t]*\([^()]*\binvocations[ \t]*=[ \t]*([0-9][0-9_]*)\b",
         default: 1,
     },
     // jqwik.

@@ -1627,7 +1627,11 @@ impl<'a> Model<'a> {
         let line_start = self.src.line_start(check.line);
         let from = check.receiver.min(check.span.start).max(line_start);
         let before = self.src.code[line_start..from].trim();
-        before.is_empty() || before.ends_with(';') || before.ends_with('{') || before == "_ ="
+        before.is_empty()
+            || before.ends_with(';')
+            || before.ends_with('{')
+            || before == "_ ="
+            || before == "_="
     }
 
     /// Whether a check sits in work started and left running: C#'s `_ = Task.Run(…)` (or
@@ -1776,7 +1780,7 @@ impl<'a> Model<'a> {
             u.starts_with("drop(")
                 || u.starts_with("let _")
                 || u.contains(".abort()")
-                || (u.contains(".join()") && !u.contains(".join()."))
+                || (u.contains(".join()") && !u.contains(".join().") && !u.contains(".join()?"))
         })
     }
 

@@ -141,8 +141,7 @@ impl Model<'_> {
         if self.language == Language::JavaScript {
             skips.extend(self.renamed_context_skips());
         }
-        let helped = self.skipping_helper_calls(&skips);
-        skips.extend(helped);
+        skips.extend(self.skipping_helper_calls(&skips));
         let read = skips.len();
         skips.extend(self.swallowing_handlers());
         skips.extend(self.stubs_of_checked_code());
