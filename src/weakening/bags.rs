@@ -177,12 +177,15 @@ pub(super) fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
     } else {
         unit.cases * unit.included
     };
-    collect(model, unit, rules, 0, cases, 1, true, &mut seen, &mut out);
+    collect(
+        model, unit, rules, 0, cases, 1, true, false, &mut seen, &mut out,
+    );
     out
 }
 
 /// [`bag`]'s walk: the checks of `unit`, each covering `cases`, then those of the
-/// helpers it calls (`own`: `unit` is the test itself, not a helper).
+/// helpers it calls (`own`: `unit` is the test itself, not a helper; `floating`: an
+/// async helper called and not awaited, whose checks nobody waits for).
 #[allow(clippy::too_many_arguments)]
 fn collect(
     model: &Model,
@@ -192,6 +195,7 @@ fn collect(
     cases: usize,
     calls: usize,
     own: bool,
+    floating: bool,
     seen: &mut HashSet<String>,
     out: &mut Vec<Item>,
 ) {
@@ -235,6 +239,7 @@ fn collect(
                     cases,
                     calls * made,
                     false,
+                    floating || model.async_helper_unawaited(unit, &helper.leaf, helper),
                     seen,
                     out,
                 );
@@ -248,6 +253,11 @@ fn collect(
         let swallowed = depth > 0 && model.swallowed(unit, c);
         let (key, strength) = if swallowed {
             (format!("{key} (its failure swallowed)"), Strength::Void)
+        } else if floating {
+            (
+                format!("{} {key}", super::model::NOT_AWAITED),
+                Strength::Void,
+            )
         } else {
             (key, strength)
         };
@@ -378,7 +388,19 @@ fn collect(
                         .max(1)
                 };
                 let (cases, calls) = (cases * rows, calls * made);
-                collect(model, h, rules, depth + 1, cases, calls, false, seen, out);
+                let floating = floating || model.async_helper_unawaited(unit, name, h);
+                collect(
+                    model,
+                    h,
+                    rules,
+                    depth + 1,
+                    cases,
+                    calls,
+                    false,
+                    floating,
+                    seen,
+                    out,
+                );
             }
             // A check-like helper from elsewhere: each call counts as a check (also
             // from a helper the test calls).

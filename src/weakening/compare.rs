@@ -241,6 +241,37 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    // kotest runs only the focused tests of a spec when one is focused: `test("f:…")`
+    // stops the spec's other tests from running.
+    let focused = |m: &Model, u: &Unit| {
+        m.language == Language::Java
+            && u.name
+                .rsplit(" > ")
+                .next()
+                .is_some_and(|leaf| leaf.trim_start_matches(['"', '`']).starts_with("f:"))
+            && memchr::memmem::find(m.src.b(), b"io.kotest").is_some()
+    };
+    if focused(new, nu) && !focused(old, ou) {
+        let others = new
+            .units
+            .iter()
+            .filter(|u| u.role == Role::Test && u.span != nu.span)
+            .count();
+        if others > 0 {
+            out.push(finding(
+                nf.path,
+                FindingKind::SkipAdded,
+                Some(nu.line),
+                format!(
+                    "`{}`: an `f:` before its name focuses kotest on it, so the spec's \
+                     {others} other test{} no longer run",
+                    nu.name,
+                    if others == 1 { "" } else { "s" }
+                ),
+                Some(&nu.name),
+            ));
+        }
+    }
     let (old_code, new_code) = (
         &old.src.code[ou.span.clone()],
         &new.src.code[nu.span.clone()],
@@ -918,6 +949,8 @@ pub(super) fn compare_bags(
                 ": nothing waits for it now, so it may run after the test has passed".to_string()
             } else if why.is_empty() && now.key.ends_with("(its failure swallowed)") {
                 ": it sits in a helper whose handler swallows its failure".to_string()
+            } else if why.is_empty() && now.key.ends_with("(its failure caught away)") {
+                ": a `.catch` that does nothing now takes its failure".to_string()
             } else if why.is_empty() && now.key.ends_with("(soft, never reported)") {
                 ": a soft assertion with no `assertAll()`, so its failure is never reported"
                     .to_string()

@@ -127,8 +127,14 @@ pub(super) fn match_by_name(
 
 /// A name's letters and digits, case aside: how `Test_helpCommand_HelpName` and
 /// `TestHelpCommand_HelpName` are one name spelled two ways.
+/// kotest's focus prefix (`test("f:…")`) is no part of the name.
 fn spelling(name: &str) -> String {
-    letters(name).collect()
+    let (head, leaf) = name.rsplit_once(" > ").unwrap_or(("", name));
+    let bare = leaf.trim_start_matches(['"', '`']);
+    match bare.strip_prefix("f:") {
+        Some(rest) => letters(head).chain(letters(rest)).collect(),
+        None => letters(name).collect(),
+    }
 }
 
 /// Whether two names are one [`spelling`] (and it is not empty), without building it.

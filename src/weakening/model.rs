@@ -574,7 +574,11 @@ impl<'a> Model<'a> {
                 }
                 continue;
             }
-            if declares(code, start) {
+            // (JavaScript's `void expect(p)…` is the operator: a check nobody awaits.)
+            if declares(code, start)
+                && !(self.language == Language::JavaScript
+                    && code[..start].trim_ascii_end().ends_with(b"void"))
+            {
                 continue; // `void assertValid(…) {`: a helper's name, not a call
             }
             if self.language == Language::Python
@@ -916,6 +920,8 @@ impl<'a> Model<'a> {
                     || header.contains(".forEach(")
                     || header.contains(".each(")
                     || header.contains(".map(")
+                    || (self.language == Language::Java
+                        && (h.starts_with("forAll(") || h.starts_with("forNone(")))
                     // A subtest per row (`t.Run(tc.name, func(t *testing.T) {`); not
                     // any call named `Run` (`if err := cmd.Run(…); err != nil {`), nor
                     // a subtest written once by a literal name (`t.Run("full", …)`).
@@ -1212,6 +1218,17 @@ impl<'a> Model<'a> {
         if self.language == Language::Python && memchr::memmem::find(code, b".items()").is_some() {
             return rows_in(code).max(dict_rows(code)).max(1);
         }
+        // kotest's `forAll(row(1, 2), row(3, 4)) { a, b -> … }`: a row per `row(…)`.
+        if self.language == Language::Java && memchr::memmem::find(code, b"forAll(").is_some() {
+            let kotest_rows = memchr::memmem::find_iter(code, b"row(")
+                .filter(|&i| {
+                    i == 0
+                        || !(code[i - 1].is_ascii_alphanumeric()
+                            || matches!(code[i - 1], b'_' | b'.'))
+                })
+                .count();
+            return rows_in(code).max(kotest_rows).max(1);
+        }
         rows_in(code).max(1)
     }
 
@@ -1290,6 +1307,9 @@ impl<'a> Model<'a> {
         };
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
+        }
+        if self.language == Language::JavaScript && self.promise_failure_caught(check, &key) {
+            return (format!("{key} (its failure caught away)"), Strength::Void);
         }
         if (self.language == Language::JavaScript && self.floating_promise_check(check, &key))
             || (self.language == Language::CSharp && self.unawaited_async_check(check, &key))
@@ -1551,8 +1571,33 @@ impl<'a> Model<'a> {
         let from = check.receiver.min(check.span.start).max(line_start);
         let before = self.src.code[line_start..from].trim();
         // (`await`, `return`, an arrow's body, an argument, a bound value: waited for, or
-        // handed on to something that may wait.)
-        before.is_empty() || before.ends_with(';') || before.ends_with('{')
+        // handed on to something that may wait. `void p` says nobody will.)
+        before.is_empty() || before.ends_with(';') || before.ends_with('{') || before == "void"
+    }
+
+    /// Whether a JavaScript check's promise is caught by a handler that does nothing
+    /// with the failure: `await expect(alert).toHaveText(…).catch(() => {})`,
+    /// `.catch(console.warn)`, `.catch(noop)`. Awaited or not, it cannot fail the test.
+    fn promise_failure_caught(&self, check: &Check, key: &str) -> bool {
+        let code = &self.src.code;
+        let end = check.span.end.min(code.len());
+        let after = code[end..].trim_start();
+        let in_key = key.find(".catch(").map(|i| &key[i..]);
+        let handler = match in_key {
+            Some(tail) => checks::squeeze(tail),
+            None if after.starts_with(".catch") => {
+                let open = end + (code[end..].len() - after.len()) + ".catch".len();
+                let open = open + (code[open..].len() - code[open..].trim_start().len());
+                if code.as_bytes().get(open) != Some(&b'(') {
+                    return false;
+                }
+                checks::squeeze(&code[open..self.src.close_of(open).min(code.len())])
+            }
+            None => return false,
+        };
+        !["throw", "expect", "assert", "done", "fail", "reject"]
+            .iter()
+            .any(|w| handler.contains(w))
     }
 
     /// A condition written as a callback or an operator, under which a check runs only
@@ -1657,6 +1702,7 @@ impl<'a> Model<'a> {
             ],
             Language::JavaScript => &[".forEach(async", ".map(async"],
             Language::Rust => &["tokio::spawn(", "thread::spawn(", "task::spawn("],
+            Language::Ruby => return self.in_unjoined_ruby_thread(check),
             _ => return false,
         };
         let detaches = self.detaches.get_or_init(|| {
@@ -1738,6 +1784,64 @@ impl<'a> Model<'a> {
                 discarded && !joined
             })
         })
+    }
+
+    /// Whether a Ruby check sits in a `Thread.new do … end` (or `{ … }`) that its test
+    /// never joins: as a statement of its own with no `.join`/`.value` after it, or
+    /// bound to a name (`t = Thread.new`, `threads << Thread.new`) the rest of the test
+    /// never joins. The example ends before the thread's expectation fails.
+    fn in_unjoined_ruby_thread(&self, check: &Check) -> bool {
+        if memchr::memmem::find(self.src.b(), b"Thread.new").is_none() {
+            return false;
+        }
+        let Some(unit) = self.unit_at(check.span.start) else {
+            return false;
+        };
+        let from = self.units[unit].span.start;
+        let unit_end = self.units[unit].span.end.min(self.src.code.len());
+        let code = &self.src.code;
+        code[from..check.span.start]
+            .match_indices("Thread.new")
+            .any(|(i, _)| {
+                let at = from + i;
+                let line = self.src.line_of(at);
+                let text = self.src.line_text(line);
+                let block = if let Some(open) = code[at..self.src.line_end(line)].find('{') {
+                    at + open..self.src.close_of(at + open)
+                } else if text.trim_end().ends_with(" do") || text.contains(" do |") {
+                    self.src.indent_block(line)
+                } else {
+                    return false;
+                };
+                if !(block.start < check.span.start && check.span.end <= block.end) {
+                    return false;
+                }
+                let lead = code[self.src.line_start(line)..at].trim();
+                let after = code[block.end.min(unit_end)..unit_end].trim_start();
+                let waited = |s: &str| s.starts_with(".join") || s.starts_with(".value");
+                if lead.is_empty() {
+                    return !waited(after);
+                }
+                // (Bound: `t = Thread.new`, `threads << Thread.new`, `threads.push(…)`.)
+                let name = lead
+                    .trim_end_matches('=')
+                    .trim_end_matches("<<")
+                    .trim_end_matches(".push(")
+                    .trim();
+                if name.is_empty()
+                    || !name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'@')
+                {
+                    return false;
+                }
+                let rest = &code[block.end.min(unit_end)..unit_end];
+                !(rest.contains(&format!("{name}.join"))
+                    || rest.contains(&format!("{name}.value"))
+                    || (rest.contains(&format!("{name}.each"))
+                        || rest.contains(&format!("{name}.map")))
+                        && (rest.contains("(&:join)") || rest.contains("(&:value)")))
+            })
     }
 
     /// Whether a Rust task or thread handle, bound by `lead` (`let reader =`, `let _ =`,
@@ -2084,6 +2188,48 @@ impl<'a> Model<'a> {
                 )
             })
             .collect()
+    }
+
+    /// Whether `unit` calls the async helper `helper` (named `name`) only as statements
+    /// that nobody awaits, returns or chains on (`verifyReceipt(id, …)` for `await
+    /// verifyReceipt(id, …)`, `void check()`; Python's `check_receipt(…)` for `await
+    /// check_receipt(…)`, whose coroutine never even runs). Its checks settle after
+    /// the test has passed, or never run.
+    pub(super) fn async_helper_unawaited(&self, unit: &Unit, name: &str, helper: &Unit) -> bool {
+        let code = self.src.code.as_str();
+        let head = self.src.line_text(helper.line);
+        let is_async = match self.language {
+            Language::JavaScript => {
+                head.contains("async function")
+                    || head.contains("= async")
+                    || head.contains(&format!("async {name}("))
+            }
+            Language::Python => head.trim_start().starts_with("async def"),
+            _ => false,
+        };
+        if !is_async {
+            return false;
+        }
+        let calls: Vec<usize> = self
+            .all_calls(unit)
+            .into_iter()
+            .filter(|&(n, at)| n == name && !(helper.span.start..helper.span.end).contains(&at))
+            .map(|(_, at)| at)
+            .collect();
+        !calls.is_empty()
+            && calls.iter().all(|&at| {
+                let line_start = self.src.line_start(self.src.line_of(at));
+                let lead = code[line_start..at].trim();
+                let lead = lead
+                    .strip_suffix("this.")
+                    .or_else(|| lead.strip_suffix("self."))
+                    .unwrap_or(lead)
+                    .trim_end();
+                let end = extent(self.src.b(), at, at + name.len(), self.language);
+                let after = code[end.min(code.len())..].trim_start();
+                (lead.is_empty() || lead == "void" || lead.ends_with(';') || lead.ends_with('{'))
+                    && !after.starts_with('.')
+            })
     }
 
     /// The word (identifier) starting at `pos`.

@@ -41,6 +41,7 @@ fn catches_check_failure(language: Language, caught: &str) -> bool {
                     | "AssertionError"
                     | "AssertionFailedError"
                     | "ComparisonFailure"
+                    | "MultipleFailuresError"
             )
         }),
         Language::CSharp => {
@@ -53,6 +54,11 @@ fn catches_check_failure(language: Language, caught: &str) -> bool {
                             | "AssertionException"
                             | "AssertFailedException"
                             | "AssertionFailedException"
+                            | "ShouldAssertException"
+                            | "ShouldCompleteInException"
+                            | "EqualException"
+                            | "TrueException"
+                            | "FalseException"
                     )
                 })
         }

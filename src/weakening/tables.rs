@@ -35,6 +35,18 @@ impl Model<'_> {
             });
             return reads.then_some(n);
         }
+        // kotest's `forAll(row(…), row(…)) { … }`: a row per `row(…)`.
+        if self.language == super::rules::Language::Java && text.trim_start().starts_with("forAll(")
+        {
+            let b = text.as_bytes();
+            let rows = text
+                .match_indices("row(")
+                .filter(|&(i, _)| {
+                    i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'.'))
+                })
+                .count();
+            return (rows > 0).then_some(rows);
+        }
         let expr = iterable(text)?;
         // (A generator filters rows: `(n for n in range(5) if not os.environ.get("CI"))`
         // is a condition on the rows, read as such, and no table.)

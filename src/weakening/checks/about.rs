@@ -45,6 +45,7 @@ pub fn subjects(key: &str) -> Vec<&str> {
     for prefix in [
         "expect.poll(",
         "expect.soft(",
+        "expectTypeOf(",
         "expect(",
         "assertThat(",
         "_(",
@@ -53,6 +54,13 @@ pub fn subjects(key: &str) -> Vec<&str> {
             let Some(args) = group(prefix.len() - 1) else {
                 return Vec::new();
             };
+            // A thunk of one expression (`expect(() => f(x)).not.toThrow()`) is about
+            // the call it wraps, as `expect(f(x)).toBe(1)` is.
+            let args = args
+                .strip_prefix("()=>")
+                .or_else(|| args.strip_prefix("async()=>"))
+                .filter(|body| !body.starts_with('{'))
+                .unwrap_or(args);
             // Hamcrest: `assertThat(actual, matcher)`, `assertThat(reason, actual, matcher)`.
             let parts = split_top(args);
             return match (prefix, parts.len()) {

@@ -718,6 +718,11 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     {
         return Strength::Weak;
     }
+    // `expectTypeOf(x)…` (vitest, expect-type) checks the type at compile time: no
+    // value is ever compared.
+    if rules.language == Language::JavaScript && key.starts_with("expectTypeOf(") {
+        return Strength::Weak;
+    }
     // AssertJ's `assertThatThrownBy(f).isInstanceOf(E.class)` is JUnit's
     // `assertThrows(E.class, f)` (a subclass passes both): the type of the expected
     // error pinned, unless it is any exception.

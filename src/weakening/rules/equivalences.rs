@@ -306,6 +306,17 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Go, "assert.Len(T, A, 0)", "assert.Empty(T, A)"),
     (Language::Go, "assert.True(T, A, ..)", "assert.True(T, A)"),
     (Language::Go, "assert.False(T, A, ..)", "assert.False(T, A)"),
+    // `errors.Is` checked as a boolean is `ErrorIs`.
+    (
+        Language::Go,
+        "assert.True(T, errors.Is(A, B))",
+        "assert.ErrorIs(T, A, B)",
+    ),
+    (
+        Language::Go,
+        "assert.True(T, errors.As(A, B))",
+        "assert.ErrorAs(T, A, B)",
+    ),
     (Language::Go, "assert.Nil(T, A, ..)", "assert.Nil(T, A)"),
     (
         Language::Go,

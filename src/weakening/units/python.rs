@@ -41,6 +41,32 @@ fn collected_class(name: &str, bases: &str) -> bool {
     name.starts_with("Test") || bases.contains("TestCase") || bases.contains("Test)")
 }
 
+/// Whether a class defines `__init__` or `__new__` among its own methods: pytest does
+/// not collect such a class (it warns "cannot collect test class … because it has a
+/// `__init__` constructor"), so its tests no longer run. (A `unittest.TestCase` runs.)
+fn has_constructor(src: &Source, line: usize, block: &std::ops::Range<usize>) -> bool {
+    let indent = src.indent(line).unwrap_or(0);
+    let mut method_indent = None;
+    for l in line + 1..src.line_count() {
+        if src.line_start(l) >= block.end {
+            break;
+        }
+        let text = src.line_text(l);
+        let Some(i) = src.indent(l) else { continue };
+        if text.trim().is_empty() || i <= indent {
+            continue;
+        }
+        let own = *method_indent.get_or_insert(i);
+        if i == own {
+            let t = text.trim_start();
+            if t.starts_with("def __init__(") || t.starts_with("def __new__(") {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The names of the file's top-level classes that a test class there inherits from
 /// (`class ParserCases:` with `class ParserTests(ParserCases, unittest.TestCase)`): their
 /// test methods run as the test class's.
@@ -121,7 +147,8 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             let collected = !in_function
                 && parent.is_none_or(|p| p.collected)
                 && (collected_class(&name, bases)
-                    || (parent.is_none() && inherited.contains(name.as_str())));
+                    || (parent.is_none() && inherited.contains(name.as_str())))
+                && (bases.contains("TestCase") || !has_constructor(src, line, &block));
             stack.push(Open {
                 indent,
                 end: block.end,
