@@ -155,6 +155,14 @@ fn checks_made(key: &str) -> usize {
                         })
                 })
             })
+    } else if key.starts_with("shouldThrow") && key.contains('{') {
+        // kotest: `shouldThrow<E> { f() }.missing shouldBe 3`, the type and a check of
+        // the thrown value.
+        let close = super::source::matching_close(key.as_bytes(), key.find('{').unwrap_or(0));
+        close.is_some_and(|c| {
+            let rest = &key[c + 1..];
+            rest.starts_with('.') && rest.contains("should")
+        })
     } else if key.contains(".assertRaisesRegex(") || key.contains(".assertWarnsRegex(") {
         key.split_once("Regex(")
             .and_then(|(_, args)| args.split_once(','))

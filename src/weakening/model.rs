@@ -1229,6 +1229,12 @@ impl<'a> Model<'a> {
                 .count();
             return rows_in(code).max(kotest_rows).max(1);
         }
+        // A Ruby loop over a table named outside the test (`EGP_CASES.each do |c, want|`).
+        if self.language == Language::Ruby {
+            return rows_in(code)
+                .max(self.looped_rows(unit).unwrap_or(1))
+                .max(1);
+        }
         rows_in(code).max(1)
     }
 

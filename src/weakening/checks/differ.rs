@@ -1184,7 +1184,14 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         &old[word_start..old.len() - suffix],
         &new[word_start..new.len() - suffix],
     );
-    if local && wild(added_word) && !wild(removed_word) && !removed.is_empty() {
+    // (Not when the call itself changed, `Received().Log(7, 3409)` →
+    // `Received().SomeAction(Arg.Any<int>(), …)`: another call, not a value matched
+    // by a wildcard, unless the call is the wildcard, `It.Is<T>(p)` → `It.IsAny<T>()`.)
+    let callee = |w: &str| w.split('(').next().unwrap_or("").to_string();
+    let same_call = callee(removed_word) == callee(added_word)
+        || !added_word.contains('(')
+        || WILDCARDS.iter().any(|w| added_word.starts_with(w));
+    if local && same_call && wild(added_word) && !wild(removed_word) && !removed.is_empty() {
         return Some("a value is now matched by a wildcard");
     }
     // A matcher swapped for its looser sibling (`toHaveBeenLastCalledWith` →

@@ -334,7 +334,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"[^\s\S]",
         },
         Language::Ruby => Patterns {
-            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|it_behaves_like|it_should_behave_like|include_examples|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
+            defs: r"(?m)^[ \t]*(?:def[ \t]+(?:self\.)?\w+[?!]?|define_method[ \t]*\(|(?:it|specify|example|scenario|its|xit|xspecify|xexample|xscenario|fit|test|it_behaves_like|it_should_behave_like|include_examples|describe|context|feature|xdescribe|xcontext|fdescribe|fcontext|RSpec\.describe)(?:[ \t]*[('\x22{:]|[ \t]+\w|[ \t]*$))",
             checks: r"\bexpect\b[ \t]*[({]|\bexpect[ \t]+do\b|\bis_expected\b|\.should(?:_not)?(?:_receive)?\b|(?m)^[ \t]*(?:assert|refute)\w*\b|\.(?:must|wont)_\w+",
             skips: r"(?m)(?:^|;|\{)[ \t]*(?:skip|pending)\b|(?m)^[ \t]*private[ \t]*\n(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*def[ \t]+test_|\b(?:xit|xspecify|xexample|xscenario|xdescribe|xcontext|xfeature|fit|fdescribe|fcontext|focus)\b|\b(?:skip|pending|focus)[ \t]*(?::|=>)|(?m)^[ \t]*(?:it|specify|example|scenario|describe|context)\b[^\n]*\bretry[ \t]*(?::|=>)[ \t]*[1-9]|\bfilter_run_(?:excluding|when_matching|including)\b|\bdef[ \t]+self\.runnable_methods\b",
             test_heads: r"[^\s\S]",

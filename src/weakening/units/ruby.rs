@@ -116,6 +116,24 @@ pub(super) fn ruby_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 ));
             }
             units.push(unit);
+        } else if word == "define_method" {
+            // minitest tests defined from a table (`CASES.each do |name, want|
+            // define_method("test_#{name}") do … end end`): one test per row.
+            let leaf = label();
+            if !leaf
+                .trim_start_matches([':', '"', '\''])
+                .starts_with("test_")
+            {
+                continue;
+            }
+            let mut unit = new_unit(leaf.clone(), leaf, Role::Test, line, block);
+            unit.cases = loops
+                .get_or_init(|| loop_tables(src))
+                .iter()
+                .filter(|(block, _)| block.contains(&at))
+                .map(|(_, n)| n)
+                .product();
+            units.push(unit);
         } else if RUBY_SUITES.contains(&word) {
             // A suite on one line with its example in braces (`describe('slim') {
             // it_behaves_like "a template", :slim }`): the example is a test.
