@@ -106,9 +106,10 @@ const IFS: &[&str] = &["if ", "if(", "elif ", "unless ", "} else if ", "else if 
 /// The condition of a guarding head (`if (r != null) {` → `r != null`).
 fn condition(head: &str) -> String {
     let head = head.trim();
+    // (`if(` keeps its bracket: squeezed, `if(a){` is `if (a) {`.)
     let cond = IFS
         .iter()
-        .find_map(|k| head.strip_prefix(k))
+        .find_map(|k| head.strip_prefix(k.trim_end_matches('(')))
         .unwrap_or(head)
         .trim_end_matches(['{', ':'])
         .trim();
@@ -236,22 +237,44 @@ impl Model<'_> {
             let go_reads = |c: &str| {
                 go_own && (words(key).any(|w| w == c) || words(check_text).any(|w| w == c))
             };
-            let guards = chains(cond)
-                .filter(|c| go_reads(c) || subjects.iter().any(|s| checks::covers(c, s)))
-                .filter_map(|c| words(c).next())
-                .filter(|w| {
-                    w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
-                        && !NOT_VALUES.contains(w)
+            // (The size of the value checked reads it too: `if (rows.length === 2)`
+            // before `expect(rows.map(…))`.)
+            let sized = |c: &str| {
+                [".length", ".size", ".count", ".Count", ".Length"]
+                    .iter()
+                    .find_map(|p| c.strip_suffix(p))
+                    .filter(|r| !r.is_empty() && !r.contains(['.', '(', '[']))
+                    .map(str::to_string)
+            };
+            let reads = |c: &str| {
+                subjects.iter().any(|s| {
+                    checks::covers(c, s)
+                        || (!go_own && sized(c).is_some_and(|r| checks::covers(&r, s)))
                 })
-                .filter(|w| !words(params).any(|p| p == *w) && !looped.contains(w))
-                .any(|w| {
-                    let bound_here = bound
-                        && cond
-                            .split_once(":=")
-                            .or_else(|| cond.split_once('='))
-                            .is_some_and(|(lhs, _)| words(lhs).any(|x| x == w));
-                    bound_here || checks::assignments(before(head), w) > 0
-                });
+            };
+            // (Whatever it reads, when the condition is the very value checked: `if
+            // inventory.reserved(sku):` before `assert inventory.reserved(sku) == 15`.)
+            let exact = !go_own && {
+                let full = condition(&checks::squeeze(&self.src.text(head..end)));
+                full.contains(['.', '(']) && subjects.iter().any(|s| *s == full)
+            };
+            let guards = exact
+                || chains(cond)
+                    .filter(|c| go_reads(c) || reads(c))
+                    .filter_map(|c| words(c).next())
+                    .filter(|w| {
+                        w.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+                            && !NOT_VALUES.contains(w)
+                    })
+                    .filter(|w| !words(params).any(|p| p == *w) && !looped.contains(w))
+                    .any(|w| {
+                        let bound_here = bound
+                            && cond
+                                .split_once(":=")
+                                .or_else(|| cond.split_once('='))
+                                .is_some_and(|(lhs, _)| words(lhs).any(|x| x == w));
+                        bound_here || checks::assignments(before(head), w) > 0
+                    });
             if guards {
                 // (A condition that is a check, testify's `if assert.IsType(t, …) {`,
                 // fails the test itself.)

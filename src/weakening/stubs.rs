@@ -440,7 +440,49 @@ impl Model<'_> {
                         || (self.language == Language::Ruby
                             && predicate_matcher(&text, name, owner))
                 });
-            if checked {
+            // Or the test itself calls the stubbed code after the stub, as the act its
+            // checks then look at (`allow(job).to receive(:perform)` then
+            // `job.perform(id)`, `spyOn(service, 'register').mockImplementation(…)` then
+            // `await service.register(…)`): the checks see what the fake did. A spy that
+            // calls through (`and_call_original`, `wraps=`, a bare `spyOn`) is no fake.
+            let acted = || {
+                let line_end = self.src.line_end(self.src.line_of(m.start()));
+                let close = matching_close(code, open).unwrap_or(open).max(line_end);
+                let stub_text = String::from_utf8_lossy(&raw[m.start()..close.min(raw.len())]);
+                let fake = match self.language {
+                    Language::JavaScript => {
+                        // (What is chained on the `spyOn(…)`/`stub(…)` call.)
+                        let call_end = matching_close(code, open).map_or(open, |c| c + 1);
+                        let chain = &code[call_end.min(code.len())..];
+                        let chain = chain.trim_ascii_start();
+                        [
+                            ".mock",
+                            ".returns(",
+                            ".resolves(",
+                            ".rejects(",
+                            ".callsFake(",
+                            ".throws(",
+                        ]
+                        .iter()
+                        .any(|w| chain.starts_with(w.as_bytes()))
+                    }
+                    Language::Ruby => {
+                        !stub_text.contains("and_call_original")
+                            && !stub_text.contains("and_wrap_original")
+                    }
+                    Language::Python => !stub_text.contains("wraps="),
+                    _ => false,
+                };
+                let after = m.end().max(close).min(span.end);
+                fake && calls(
+                    &String::from_utf8_lossy(&raw[after..span.end]),
+                    name,
+                    owner,
+                    by_path,
+                    self.language,
+                )
+            };
+            if checked || acted() {
                 let line = self.src.line_of(m.start());
                 out.push(Skip {
                     pos: m.start(),
