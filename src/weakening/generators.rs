@@ -53,7 +53,15 @@ enum Bound {
 /// Where the first bound narrowed is written, old and new, when `new` is `old` with
 /// generator bounds narrowed (none widened) or constraints added to a strategy.
 pub(super) fn narrowed(old: &str, new: &str) -> Option<(Span, Span)> {
-    if old == new || !PROPERTY.iter().any(|p| new.contains(p)) {
+    if old == new {
+        return None;
+    }
+    if old.contains("any::<")
+        && let Some(spans) = any_to_range(old, new)
+    {
+        return Some(spans);
+    }
+    if !PROPERTY.iter().any(|p| new.contains(p)) {
         return None;
     }
     let (a, b) = (bounds(old), bounds(new));
@@ -77,6 +85,52 @@ pub(super) fn narrowed(old: &str, new: &str) -> Option<(Span, Span)> {
         return first;
     }
     constrained(old, new)
+}
+
+/// proptest's `any::<u64>()` (every value of the type) become a range (`0..128u64`),
+/// the one difference between the two: where each is written.
+fn any_to_range(old: &str, new: &str) -> Option<(Span, Span)> {
+    let prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let start = prefix;
+    if !old[start..].starts_with("any::<") {
+        return None;
+    }
+    let close = start + old[start..].find(">()")? + ">()".len();
+    let ty = &old[start + "any::<".len()..close - ">()".len()];
+    if !matches!(
+        ty,
+        "u8" | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+    ) {
+        return None;
+    }
+    let rest = &old[close..];
+    let new_end = new.len().checked_sub(rest.len())?;
+    if new_end < start || &new[new_end..] != rest {
+        return None;
+    }
+    let range = new[start..new_end].trim();
+    let (lo, hi) = range.split_once("..")?;
+    let number = |t: &str| {
+        let t = t.trim_start_matches('=').trim().trim_start_matches('-');
+        !t.is_empty()
+            && t.starts_with(|c: char| c.is_ascii_digit())
+            && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    (number(lo) && number(hi)).then_some((start..close, start..new_end))
 }
 
 type Span = std::ops::Range<usize>;

@@ -1184,6 +1184,17 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         &old[word_start..old.len() - suffix],
         &new[word_start..new.len() - suffix],
     );
+    // A Rust pattern widened to a wildcard (`matches!(r, Err(TokenError::Expired { ..
+    // }))` → `matches!(r, Err(_))`): any variant matches there now.
+    if (added == "_" || added == "..")
+        && removed.len() > 2
+        && (head.contains("matches!(") || head.starts_with("assert_matches!("))
+        && removed
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_:{}(). ,".contains(&b))
+    {
+        return Some("the pattern now matches any value there");
+    }
     // (Not when the call itself changed, `Received().Log(7, 3409)` →
     // `Received().SomeAction(Arg.Any<int>(), …)`: another call, not a value matched
     // by a wildcard, unless the call is the wildcard, `It.Is<T>(p)` → `It.IsAny<T>()`.)
