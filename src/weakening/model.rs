@@ -124,6 +124,22 @@ pub(super) const NOT_AWAITED: &str = "(not awaited)";
 /// runs only when the value already looks right.
 pub(super) const GUARDED: &str = "(only when";
 
+/// Words of checks that take a tolerance, where a tolerance passed by name is read.
+const TOLERANCE_WORDS: &[&str] = &[
+    "InDelta",
+    "InEpsilon",
+    "approx",
+    "delta",
+    "Delta",
+    "within",
+    "CloseTo",
+    "Approximately",
+    "AlmostEqual",
+    "plusOrMinus",
+    "isclose",
+    "places",
+];
+
 /// Playwright's web-first matchers, which return a promise (only in a file importing
 /// `@playwright/test`: jest-dom's matchers of the same names are synchronous).
 const PLAYWRIGHT_ASYNC: &[&str] = &[
@@ -1324,6 +1340,17 @@ impl<'a> Model<'a> {
             return (format!("{NOT_AWAITED} {key}"), Strength::Void);
         }
         let mut strength = checks::strength(&key, rules);
+        // A tolerance passed by name (`const tol = 2.0` then `assert.InDelta(t, 30.0,
+        // got, tol)`) is rated by its value.
+        if strength != Strength::Weak
+            && TOLERANCE_WORDS.iter().any(|w| key.contains(w))
+            && let Some(resolved) = self.numbers_named_in(&key, check.span.start)
+        {
+            let by_value = checks::strength(&resolved, rules);
+            if by_value == Strength::Weak {
+                strength = by_value;
+            }
+        }
         // An expected value computed by the code under test checks nothing (marked in
         // its key: its text may be unchanged, `expected = 108.0` having become
         // `expected = total(cart)` above it).
@@ -1653,6 +1680,62 @@ impl<'a> Model<'a> {
             }),
             _ => None,
         }
+    }
+
+    /// `key` with each name bound once, before `pos`, to a number literal (`const tol =
+    /// 2.0`, `tol := 2.0`, `TOL = 0.5`, `val tol = 2.0`) replaced by that literal; `None`
+    /// when no name of the key is so bound.
+    fn numbers_named_in(&self, key: &str, pos: usize) -> Option<String> {
+        let code = &self.src.code[..pos.min(self.src.code.len())];
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let mut out = key.to_string();
+        let mut changed = false;
+        let mut seen = HashSet::new();
+        for (at, name) in key.match_indices(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            // (Each whole word of the key once.)
+            if key[..at].ends_with(word) {
+                continue;
+            }
+            let len = key[at..].find(|c: char| !word(c)).unwrap_or(key.len() - at);
+            let name = &key[at..at + len.max(name.len())];
+            if name.len() < 2 || !seen.insert(name) {
+                continue;
+            }
+            let mut value = None;
+            let mut bound = 0;
+            for (i, _) in code.match_indices(name) {
+                if code[..i].ends_with(word) || code[i + name.len()..].starts_with(word) {
+                    continue;
+                }
+                let rest = code[i + name.len()..].trim_start_matches([' ', '\t']);
+                let Some(rhs) = rest
+                    .strip_prefix(":=")
+                    .or_else(|| rest.strip_prefix('=').filter(|r| !r.starts_with('=')))
+                else {
+                    continue;
+                };
+                bound += 1;
+                let rhs = rhs.trim_start_matches([' ', '\t']);
+                let end = rhs
+                    .find(|c: char| {
+                        !(c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '_'))
+                    })
+                    .unwrap_or(rhs.len());
+                let literal = &rhs[..end];
+                let tail = rhs[end..].trim_start_matches(['f', 'd', 'F', 'D', 'm', 'M']);
+                let ends = tail.trim_start_matches([' ', '\t']);
+                value = (literal.starts_with(|c: char| c.is_ascii_digit())
+                    && (ends.is_empty() || ends.starts_with(['\n', ';', '/', '#'])))
+                .then(|| literal.to_string());
+            }
+            if bound == 1
+                && let Some(v) = value
+            {
+                out = checks::replace_word(&out, name, &v);
+                changed = true;
+            }
+        }
+        changed.then_some(out)
     }
 
     /// Whether a C# check that returns a task is neither awaited nor handed on: xUnit's

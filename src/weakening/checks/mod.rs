@@ -723,6 +723,29 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     if rules.language == Language::JavaScript && key.starts_with("expectTypeOf(") {
         return Strength::Weak;
     }
+    // A text matcher given a regular expression (`toHaveURL(/\/(dashboard|login)/)`)
+    // matches a pattern, as `toMatch` does, not the exact text.
+    if rules.language == Language::JavaScript
+        && [
+            ".toHaveURL(",
+            ".toHaveText(",
+            ".toHaveTitle(",
+            ".toHaveValue(",
+            ".toHaveTextContent(",
+            ".toHaveAttribute(",
+        ]
+        .iter()
+        .any(|m| {
+            key.rfind(m).is_some_and(|at| {
+                let args = &key[at + m.len()..];
+                split_top(args.strip_suffix(')').unwrap_or(args))
+                    .last()
+                    .is_some_and(|a| a.starts_with('/') && a.len() > 2)
+            })
+        })
+    {
+        return Strength::Weak;
+    }
     // AssertJ's `assertThatThrownBy(f).isInstanceOf(E.class)` is JUnit's
     // `assertThrows(E.class, f)` (a subclass passes both): the type of the expected
     // error pinned, unless it is any exception.
