@@ -256,7 +256,7 @@ impl Model<'_> {
             // inventory.reserved(sku):` before `assert inventory.reserved(sku) == 15`.)
             let exact = !go_own && {
                 let full = condition(&checks::squeeze(&self.src.text(head..end)));
-                full.contains(['.', '(']) && subjects.iter().any(|s| *s == full)
+                full.contains(['.', '(']) && subjects.contains(&full)
             };
             let guards = exact
                 || chains(cond)

@@ -1083,6 +1083,18 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         Some(close) => close < prefix,
         None => old.find(['(', '{']).is_some_and(|open| open < prefix),
     };
+    // An exact expected value traded for a snapshot file (`expect(f(x)).toBe("…")` →
+    // `expect(f(x)).toMatchSnapshot()`): the run that writes the snapshot records
+    // whatever the code produces. (An inline snapshot keeps its value in the test.)
+    if let Some(close) = subject_end
+        && close < prefix
+        && &new[close + 1..] == ".toMatchSnapshot()"
+        && [".toBe(", ".toEqual(", ".toStrictEqual("]
+            .iter()
+            .any(|m| old[close + 1..].starts_with(m) && old.len() > close + 1 + m.len() + 1)
+    {
+        return Some("the expected value now comes from a snapshot file the run writes");
+    }
     // (A qualifier dropped from a negated matcher makes it stricter:
     // `not_to raise_error(E)` → `not_to raise_error`.)
     let negated = ["not_to", "to_not", ".not.", "should_not", ".Not", "Not("]
