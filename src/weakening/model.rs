@@ -1880,7 +1880,11 @@ impl<'a> Model<'a> {
     /// bound to a name (`t = Thread.new`, `threads << Thread.new`) the rest of the test
     /// never joins. The example ends before the thread's expectation fails.
     fn in_unjoined_ruby_thread(&self, check: &Check) -> bool {
-        if memchr::memmem::find(self.src.b(), b"Thread.new").is_none() {
+        // (Read once per file: most spec files start no thread.)
+        if !self
+            .detaches
+            .get_or_init(|| memchr::memmem::find(self.src.b(), b"Thread.new").is_some())
+        {
             return false;
         }
         let Some(unit) = self.unit_at(check.span.start) else {
