@@ -221,15 +221,16 @@ pub(super) fn compare_pair(
         ));
     }
     // kotest runs no test whose name starts with `!` (`test("!slow path")`).
-    let banged = |m: &Model, u: &Unit| {
+    // (A kotest test's name with a marker before it: `!` disables, `f:` focuses.)
+    let marked = |m: &Model, u: &Unit, marker: &str| {
         m.language == Language::Java
             && u.name
                 .rsplit(" > ")
                 .next()
-                .is_some_and(|leaf| leaf.trim_start_matches(['"', '`']).starts_with('!'))
+                .is_some_and(|leaf| leaf.trim_start_matches(['"', '`']).starts_with(marker))
             && memchr::memmem::find(m.src.b(), b"io.kotest").is_some()
     };
-    if banged(new, nu) && !banged(old, ou) {
+    if marked(new, nu, "!") && !marked(old, ou, "!") {
         out.push(finding(
             nf.path,
             FindingKind::SkipAdded,
@@ -243,15 +244,7 @@ pub(super) fn compare_pair(
     }
     // kotest runs only the focused tests of a spec when one is focused: `test("f:…")`
     // stops the spec's other tests from running.
-    let focused = |m: &Model, u: &Unit| {
-        m.language == Language::Java
-            && u.name
-                .rsplit(" > ")
-                .next()
-                .is_some_and(|leaf| leaf.trim_start_matches(['"', '`']).starts_with("f:"))
-            && memchr::memmem::find(m.src.b(), b"io.kotest").is_some()
-    };
-    if focused(new, nu) && !focused(old, ou) {
+    if marked(new, nu, "f:") && !marked(old, ou, "f:") {
         let others = new
             .units
             .iter()

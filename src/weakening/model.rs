@@ -1236,14 +1236,7 @@ impl<'a> Model<'a> {
         }
         // kotest's `forAll(row(1, 2), row(3, 4)) { a, b -> … }`: a row per `row(…)`.
         if self.language == Language::Java && memchr::memmem::find(code, b"forAll(").is_some() {
-            let kotest_rows = memchr::memmem::find_iter(code, b"row(")
-                .filter(|&i| {
-                    i == 0
-                        || !(code[i - 1].is_ascii_alphanumeric()
-                            || matches!(code[i - 1], b'_' | b'.'))
-                })
-                .count();
-            return rows_in(code).max(kotest_rows).max(1);
+            return rows_in(code).max(super::tables::kotest_rows(code)).max(1);
         }
         // A Ruby loop over a table named outside the test (`EGP_CASES.each do |c, want|`).
         if self.language == Language::Ruby {
@@ -1691,14 +1684,12 @@ impl<'a> Model<'a> {
         let mut out = key.to_string();
         let mut changed = false;
         let mut seen = HashSet::new();
-        for (at, name) in key.match_indices(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            // (Each whole word of the key once.)
-            if key[..at].ends_with(word) {
-                continue;
-            }
-            let len = key[at..].find(|c: char| !word(c)).unwrap_or(key.len() - at);
-            let name = &key[at..at + len.max(name.len())];
-            if name.len() < 2 || !seen.insert(name) {
+        // (Each name of the key once: words that start with a letter.)
+        for name in key.split(|c: char| !word(c)) {
+            if name.len() < 2
+                || !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                || !seen.insert(name)
+            {
                 continue;
             }
             let mut value = None;

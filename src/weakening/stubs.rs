@@ -444,7 +444,7 @@ impl Model<'_> {
             // checks then look at (`allow(job).to receive(:perform)` then
             // `job.perform(id)`, `spyOn(service, 'register').mockImplementation(…)` then
             // `await service.register(…)`): the checks see what the fake did. A spy that
-            // calls through (`and_call_original`, `wraps=`, a bare `spyOn`) is no fake.
+            // calls through (`and_call_original`, `wraps=` the real method, a bare `spyOn`) is no fake.
             let acted = || {
                 let line_end = self.src.line_end(self.src.line_of(m.start()));
                 let close = matching_close(code, open).unwrap_or(open).max(line_end);
@@ -466,11 +466,13 @@ impl Model<'_> {
                         .iter()
                         .any(|w| chain.starts_with(w.as_bytes()))
                     }
-                    Language::Ruby => {
-                        !stub_text.contains("and_call_original")
-                            && !stub_text.contains("and_wrap_original")
-                    }
-                    Language::Python => !stub_text.contains("wraps="),
+                    // (`and_wrap_original { … }` and `wraps=lambda …` may answer
+                    // anything: only the real method handed on calls through.)
+                    Language::Ruby => !stub_text.contains("and_call_original"),
+                    Language::Python => !stub_text.split_once("wraps=").is_some_and(|(_, w)| {
+                        let w = w.split([',', ')']).next().unwrap_or("").trim();
+                        w.ends_with(&format!(".{name}"))
+                    }),
                     _ => false,
                 };
                 let after = m.end().max(close).min(span.end);

@@ -38,13 +38,7 @@ impl Model<'_> {
         // kotest's `forAll(row(…), row(…)) { … }`: a row per `row(…)`.
         if self.language == super::rules::Language::Java && text.trim_start().starts_with("forAll(")
         {
-            let b = text.as_bytes();
-            let rows = text
-                .match_indices("row(")
-                .filter(|&(i, _)| {
-                    i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'.'))
-                })
-                .count();
+            let rows = kotest_rows(text.as_bytes());
             return (rows > 0).then_some(rows);
         }
         let expr = iterable(text)?;
@@ -56,6 +50,16 @@ impl Model<'_> {
         let at = header.start + (expr.as_ptr() as usize - text.as_ptr() as usize);
         table_rows(&self.src, expr, unit.span.start..at)
     }
+}
+
+/// The rows of kotest's data tables in `code`: each `row(…)` call (not a method
+/// named `row`, `table.row(3)`).
+pub(super) fn kotest_rows(code: &[u8]) -> usize {
+    memchr::memmem::find_iter(code, b"row(")
+        .filter(|&i| {
+            i == 0 || !(code[i - 1].is_ascii_alphanumeric() || matches!(code[i - 1], b'_' | b'.'))
+        })
+        .count()
 }
 
 /// The expression a loop header iterates: after `range`, ` of `, ` in ` or ` : ` (up
