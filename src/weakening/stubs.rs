@@ -25,7 +25,7 @@ fn stub_calls(language: Language) -> Option<&'static Regex> {
     static RUBY: OnceLock<Regex> = OnceLock::new();
     static JAVA: OnceLock<Regex> = OnceLock::new();
     let (cell, pattern) = match language {
-        Language::Java => (&JAVA, r"\bwhen(?:ever)?[ \t]*\("),
+        Language::Java => (&JAVA, r"\bwhen(?:ever)?[ \t]*\(|\b(?:coE|e)very[ \t]*\{"),
         Language::Python => (
             &PYTHON,
             r"\bmonkeypatch[ \t]*\.[ \t]*setattr[ \t]*\(|(?:^|[^.\w])setattr[ \t]*\(|\b(?:mocker[ \t]*\.[ \t]*|mock[ \t]*\.[ \t]*)?patch(?:[ \t]*\.[ \t]*object)?[ \t]*\(",
@@ -219,7 +219,31 @@ fn predicate_matcher(text: &str, name: &str, owner: &str) -> bool {
         == Some(owner)
 }
 
+/// A Java or Kotlin line that stubs or verifies a call rather than making it:
+/// `when(…)`, `every { … }`, `verify { … }`, `verify(x).m(…)`.
+fn stub_or_verify() -> &'static Regex {
+    static CELL: OnceLock<Regex> = OnceLock::new();
+    CELL.get_or_init(|| {
+        Regex::new(r"\b(?:when|whenever|every|coEvery|verify|coVerify|verifySequence|verifyOrder)\b[ \t]*[({]|\.when[ \t]*\(")
+            .expect("stub or verify pattern")
+    })
+}
+
 impl Model<'_> {
+    /// The Java or Kotlin statement around `pos`: from its line's start to the next `;`
+    /// or blank line (a chain may go on over lines: `when(x.m())\n  .thenReturn(v)`).
+    fn java_statement(&self, pos: usize) -> String {
+        let raw = self.src.raw;
+        let start = self.src.line_start(self.src.line_of(pos));
+        let tail = &raw[pos..(pos + 400).min(raw.len())];
+        let end = memchr::memchr(b';', tail)
+            .into_iter()
+            .chain(memchr::memmem::find(tail, b"\n\n"))
+            .min()
+            .map_or(tail.len(), |e| e);
+        String::from_utf8_lossy(&raw[start..pos + end]).into_owned()
+    }
+
     /// The stubs in tests of names their checks call, as skips at the stub.
     pub(super) fn stubs_of_checked_code(&self) -> Vec<Skip> {
         let Some(pattern) = stub_calls(self.language) else {
@@ -343,7 +367,7 @@ impl Model<'_> {
         let marks: &[&[u8]] = match self.language {
             Language::Python => &[b"patch", b"setattr"],
             Language::JavaScript => &[b"spyOn", b"stub"],
-            Language::Java => &[b"when"],
+            Language::Java => &[b"when", b"very"],
             _ => &[b"receive", b"stub"],
         };
         if !marks
@@ -376,7 +400,8 @@ impl Model<'_> {
                     .map(|(o, n)| (o, n, false))
             } else if self.language == Language::Java {
                 // Mockito: `when(owner.name(…)).thenReturn(v)`, or `doReturn(v).when(owner)
-                // .name(…)` (`whenever` in mockito-kotlin).
+                // .name(…)` (`whenever` in mockito-kotlin); MockK: `every { owner.name(…) }
+                // returns v`.
                 let chained = code[..m.start()].trim_ascii_end().ends_with(b".");
                 let arg = args.first().copied().unwrap_or("");
                 if chained {
@@ -436,6 +461,11 @@ impl Model<'_> {
                     // (With its receiver: `x.last_response.should_receive(:m)`.)
                     let text =
                         String::from_utf8_lossy(&code[c.receiver.min(c.span.start)..c.span.end]);
+                    // (A MockK `verify { owner.name(…) }` asks the mock, not its answer.)
+                    if self.language == Language::Java && stub_or_verify().is_match(text.as_bytes())
+                    {
+                        return false;
+                    }
                     calls(&text, name, owner, by_path, self.language)
                         || (self.language == Language::Ruby
                             && predicate_matcher(&text, name, owner))
@@ -473,16 +503,29 @@ impl Model<'_> {
                         let w = w.split([',', ')']).next().unwrap_or("").trim();
                         w.ends_with(&format!(".{name}"))
                     }),
+                    // (A partial mock that calls through: `doCallRealMethod()`,
+                    // `thenCallRealMethod()`, MockK's `answers { callOriginal() }`.)
+                    Language::Java => {
+                        let statement = self.java_statement(m.start());
+                        !["CallRealMethod", "callOriginal"]
+                            .iter()
+                            .any(|w| statement.contains(w))
+                    }
                     _ => false,
                 };
                 let after = m.end().max(close).min(span.end);
-                fake && calls(
-                    &String::from_utf8_lossy(&raw[after..span.end]),
-                    name,
-                    owner,
-                    by_path,
-                    self.language,
-                )
+                let rest = String::from_utf8_lossy(&raw[after..span.end]);
+                // (Java: not in another stub or a verification of the same call.)
+                let rest = match self.language {
+                    Language::Java => rest
+                        .lines()
+                        .filter(|l| !stub_or_verify().is_match(l.as_bytes()))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                        .into(),
+                    _ => rest,
+                };
+                fake && calls(&rest, name, owner, by_path, self.language)
             };
             if checked || acted() {
                 let line = self.src.line_of(m.start());
