@@ -525,13 +525,20 @@ impl<'a> Model<'a> {
                 }
                 let before = code[..start].trim_ascii_end();
                 let same_line = !code[before.len()..start].contains(&b'\n');
+                // (In a block of the previous check, `assertSoftly(cart) { total()
+                // shouldBe 0 }`, the value may start inside it.)
+                let floor = if start < outer.end {
+                    outer.start
+                } else {
+                    outer.end
+                };
                 match before.last() {
-                    Some(b'.') => start = receiver_start(code, before.len() - 1, outer.end),
+                    Some(b'.') => start = receiver_start(code, before.len() - 1, floor),
                     Some(&c)
                         if same_line
                             && (c.is_ascii_alphanumeric() || matches!(c, b'_' | b')' | b']')) =>
                     {
-                        start = receiver_start(code, start, outer.end)
+                        start = receiver_start(code, start, floor)
                     }
                     _ => {}
                 }
@@ -1289,6 +1296,10 @@ impl<'a> Model<'a> {
         } else {
             text
         };
+        let text = match self.scope_receiver(check.span.start) {
+            Some(receiver) => with_receiver(&text, receiver),
+            None => text,
+        };
         let key = checks::canonical(&text, rules);
         // JUnit's idiom `try { f(); fail(…); } catch (E e) { }` expects `E` as
         // `assertThrows(E.class, f)` and `@Test(expected = E.class)` do.
@@ -1412,6 +1423,48 @@ impl<'a> Model<'a> {
     /// The type a check at `pos` expects thrown by JUnit's idiom: inside `try { f();
     /// fail(…); } catch (E e) { }`, or right after `try { f(); } catch (E e) { return;
     /// }` (Kotlin's `catch (e: E)` too).
+    /// The object a Kotlin block at `pos` is scoped to: `cart` in `assertSoftly(cart) {`,
+    /// `with(cart) {` and `cart.apply {` (its members are called bare inside).
+    fn scope_receiver(&self, pos: usize) -> Option<&str> {
+        if self.language != Language::Java {
+            return None;
+        }
+        let code = self.src.b();
+        let floor = self.unit_at(pos).map_or(0, |u| self.units[u].span.start);
+        let mut depth = 0usize;
+        let open = (floor..pos).rev().find(|&i| match code[i] {
+            b'}' => {
+                depth += 1;
+                false
+            }
+            b'{' if depth > 0 => {
+                depth -= 1;
+                false
+            }
+            b'{' => true,
+            _ => false,
+        })?;
+        let head = self.src.code[self.src.line_start(self.src.line_of(open))..open].trim_end();
+        let path = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        };
+        let scoped = ["assertSoftly(", "with("].iter().find_map(|call| {
+            let at = head.rfind(call)?;
+            let inner = head[at + call.len()..].strip_suffix(')')?;
+            let whole_word = !head[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            (whole_word && path(inner)).then_some(inner)
+        });
+        scoped.or_else(|| {
+            let rest = head
+                .strip_suffix(".apply")
+                .or_else(|| head.strip_suffix(".run"))?;
+            let word = &rest[checks::trailing_word_start(rest)..];
+            path(word).then_some(word)
+        })
+    }
+
     fn caught_around(&self, pos: usize) -> Option<String> {
         let code = self.src.b();
         let catch_head = |open: usize| self.caught_by(open);
@@ -2387,6 +2440,24 @@ fn nested_helpers(units: &[Unit]) -> Vec<usize> {
 
 /// Where the receiver of a method check at `dot` starts: back over a chain of names,
 /// `.`, `::` and bracketed calls or indexes (`A::B.read(env)["x"]`), not before `floor`.
+/// A check's text read in the scope of `receiver`: `total() shouldBe 0` in
+/// `assertSoftly(cart) { … }` is `cart.total() shouldBe 0`, as `this.total()` is.
+fn with_receiver(text: &str, receiver: &str) -> String {
+    let text = text.strip_prefix("this.").unwrap_or(text);
+    let word = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(text, |end| &text[..end]);
+    let member = word.starts_with(|c: char| c.is_ascii_lowercase())
+        && text[word.len()..].starts_with(['(', '.', ' '])
+        && word != receiver
+        && word != "it";
+    if member {
+        format!("{receiver}.{text}")
+    } else {
+        text.to_string()
+    }
+}
+
 fn receiver_start(code: &[u8], dot: usize, floor: usize) -> usize {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut start = dot;

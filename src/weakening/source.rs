@@ -352,8 +352,11 @@ pub(super) fn extent(code: &[u8], start: usize, matched: usize, language: Langua
                 }
             }
             b';' if depth == 0 => return i,
-            // (A Rust match arm's check ends at its comma: `Err(_) => assert!(…),`.)
-            b',' if depth == 0 && language == Language::Rust => return i,
+            // (A Rust match arm's check ends at its comma: `Err(_) => assert!(…),`; a
+            // check in a call's arguments, as JUnit's `assertAll(() -> assertEquals(…),
+            // () -> …)`, at its own. Python's `assert x, "why"` and Ruby's bare
+            // `assert_equal 1, x` go on.)
+            b',' if depth == 0 && !statement => return i,
             b'\n' if depth <= 0 => {
                 if statement {
                     if i > 0 && code[i - 1] == b'\\' {
