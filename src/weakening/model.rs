@@ -2145,7 +2145,37 @@ impl<'a> Model<'a> {
             .unwrap_or(text.len());
         let name = &text[..end];
         let next = text[end..].chars().next();
+        // (Kotlin's extension helper: `cart.shouldHaveTotals(0, 299)` after `fun
+        // Cart.shouldHaveTotals(…)`.)
+        if self.language == Language::Java
+            && next == Some('.')
+            && let Some(extension) = self.extension_helper_call(text)
+        {
+            return Some(extension);
+        }
         (!name.is_empty() && next.is_none_or(|c| c == '(' || c.is_whitespace())).then_some(name)
+    }
+
+    /// The name of a Kotlin extension helper of this file that a check's text calls on
+    /// its receiver (`x.y.shouldHaveTotals(…)`, the whole check).
+    fn extension_helper_call<'t>(&self, text: &'t str) -> Option<&'t str> {
+        let open = text.find('(')?;
+        let (receiver, name) = text[..open].rsplit_once('.')?;
+        let plain = |s: &str| {
+            s.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        };
+        let whole =
+            super::source::matching_close(text.as_bytes(), open) == Some(text.trim_end().len() - 1);
+        (plain(receiver)
+            && plain(name)
+            && whole
+            && self.src.code.contains(&format!(".{name}("))
+            && self
+                .units
+                .iter()
+                .any(|u| u.role == Role::Helper && u.leaf == name))
+        .then_some(name)
     }
 
     /// [`Model::check_callee`] when the call is the whole check, not the start of a
@@ -2157,7 +2187,12 @@ impl<'a> Model<'a> {
         // (The name opens the check's text; Ruby's paren-less `assert_helper a, b` is
         // no chain.)
         let text = self.src.code[span.clone()].trim_start();
-        let open = span.end - text.len() + name.len();
+        let at = if text.starts_with(name) {
+            0
+        } else {
+            text.find(&format!(".{name}("))? + 1
+        };
+        let open = span.end - text.len() + at + name.len();
         if self.src.code.as_bytes().get(open) != Some(&b'(') {
             return Some(name);
         }

@@ -430,6 +430,7 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
         Language::Python => key.contains(")==(") || key.contains("]==["),
         Language::JavaScript => key.starts_with("expect({"),
         Language::Ruby => key.contains(" have_attributes("),
+        Language::Java => key.contains("to ") && key.starts_with("assertThat("),
         _ => false,
     };
     if !shaped {
@@ -531,6 +532,19 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
                 .collect::<Option<Vec<_>>>()
                 .filter(|p| !p.is_empty())?
         }
+        Language::Java => {
+            // Kotlin's `assertEquals(a to b, x to y)`: a pair of checks made as one.
+            let close = super::source::matching_close(key.as_bytes(), "assertThat".len())?;
+            let actual = &key["assertThat(".len()..close];
+            let expected = key[close..]
+                .strip_prefix(").isEqualTo(")?
+                .strip_suffix(')')?;
+            let (a, e) = (kotlin_pair(actual)?, kotlin_pair(expected)?);
+            vec![
+                (a.0.to_string(), e.0.to_string()),
+                (a.1.to_string(), e.1.to_string()),
+            ]
+        }
         _ => return None,
     };
     Some(
@@ -539,6 +553,7 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
             .map(|(actual, expected)| {
                 let text = match rules.language {
                     Language::Python => format!("assert {actual} == {expected}"),
+                    Language::Java => format!("assertThat({actual}).isEqualTo({expected})"),
                     // (A value given as a matcher, `a_string_starting_with("x")`, is that
                     // matcher's check.)
                     Language::Ruby => {
@@ -562,6 +577,19 @@ pub fn components(key: &str, rules: &Rules) -> Option<Vec<String>> {
             })
             .collect(),
     )
+}
+
+/// The two sides of a Kotlin pair written with the infix `to` (`a to b`), at the top
+/// level of `text` (squeezed, `f(x)to 3`).
+fn kotlin_pair(text: &str) -> Option<(&str, &str)> {
+    let bytes = text.as_bytes();
+    let at = top_level(text).find(|&i| {
+        bytes[i..].starts_with(b"to ")
+            && i > 0
+            && (bytes[i - 1] == b' ' || matches!(bytes[i - 1], b')' | b']' | b'"'))
+    })?;
+    let (left, right) = (text[..at].trim(), text[at + 2..].trim());
+    (!left.is_empty() && !right.is_empty() && !right.contains(" to ")).then_some((left, right))
 }
 
 /// The fallback a value is read with: the last argument of `unwrap_or(…)`,

@@ -599,6 +599,42 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assertThat(A, is(equalTo(B)))",
         "assertThat(A, equalTo(B))",
     ),
+    // Hamcrest's matchers, AssertJ's and JUnit's spellings of one check.
+    (
+        Language::Java,
+        "assertThat(A, equalTo(B))",
+        "assertThat(A).isEqualTo(B)",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, is(empty()))",
+        "assertThat(A).isEmpty()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, empty())",
+        "assertThat(A).isEmpty()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A.isEmpty()).isTrue()",
+        "assertThat(A).isEmpty()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, hasSize(B))",
+        "assertThat(A).hasSize(B)",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, is(nullValue()))",
+        "assertThat(A).isNull()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, nullValue())",
+        "assertThat(A).isNull()",
+    ),
     (
         Language::Java,
         "assertEquals(A, B)",
