@@ -26,6 +26,37 @@ fn python_mark_condition(after: &str) -> bool {
     !(first.starts_with(')') || first.starts_with(['"', '\'']) || option)
 }
 
+/// Whether an annotation's text names a group suites leave out (`"quarantine"`,
+/// `"flaky"`, `"broken"`, …), as a whole quoted name.
+fn excluded_group(annotation: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "quarantine",
+        "quarantined",
+        "flaky",
+        "broken",
+        "disabled",
+        "ignore",
+        "ignored",
+        "skip",
+        "skipped",
+        "known-issue",
+        "known-issues",
+        "knownissue",
+        "known_issue",
+        "wip",
+        "manual",
+        "exclude",
+        "excluded",
+        "pending",
+        "todo",
+    ];
+    annotation
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .any(|name| NAMES.iter().any(|n| name.eq_ignore_ascii_case(n)))
+}
+
 impl Model<'_> {
     /// Finds every skip marker and attaches each to the tests it governs.
     pub(super) fn find_skips(&mut self, rules: &Rules) {
@@ -90,6 +121,19 @@ impl Model<'_> {
                 }
             }
             let mut full = text.clone();
+            // A TestNG group or JUnit tag that names a set run apart (`@Test(groups =
+            // "quarantine")`, `@Tag("flaky")`): suites exclude these.
+            if self.language == Language::Java
+                && (text.starts_with("@Tag") || text.contains("groups"))
+            {
+                let open = start + text.find('(').unwrap_or(0);
+                let close = self.src.close_of(open).min(code.len());
+                let raw = String::from_utf8_lossy(&self.src.raw[start..close]).into_owned();
+                if !excluded_group(&raw) {
+                    continue;
+                }
+                full = checks::squeeze(&raw);
+            }
             if self.language == Language::Rust && text.starts_with('#') {
                 let end = self.src.close_of(start + text.find('[').unwrap_or(0));
                 full = checks::squeeze(&self.src.code[start..end.min(code.len())]);

@@ -312,6 +312,9 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     + head_text
                         .find("@MethodSource")
                         .map_or(0, |at| method_source_rows(src, head + at, &name))
+                    + head_text
+                        .find("dataProvider")
+                        .map_or(0, |at| data_provider_rows(src, head + at))
                     + if role == Role::Test {
                         *junit4_rows.get_or_init(|| parameterized_rows(src))
                     } else {
@@ -1095,6 +1098,42 @@ fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
     }) else {
         return 1;
     };
+    returned_rows(src, def)
+}
+
+/// TestNG's `@Test(dataProvider = "tiers")` at `at`: the rows its provider returns
+/// (`@DataProvider(name = "tiers")`, else the method of that name), 1 when unread.
+fn data_provider_rows(src: &Source, at: usize) -> usize {
+    let raw = String::from_utf8_lossy(src.raw);
+    let name = raw[at..]
+        .strip_prefix("dataProvider")
+        .map(|r| r.trim_start())
+        .and_then(|r| r.strip_prefix('='))
+        .and_then(|r| r.trim_start().strip_prefix('"'))
+        .and_then(|r| r.split('"').next())
+        .filter(|n| !n.is_empty());
+    let Some(name) = name else {
+        return 1;
+    };
+    let code = src.code.as_str();
+    let def = raw
+        .match_indices("@DataProvider")
+        .find_map(|(i, _)| {
+            let open = i + raw[i..].find('(')?;
+            let close = matching_close(code.as_bytes(), open)?;
+            raw[open..close]
+                .contains(&format!("\"{name}\""))
+                .then_some(close)
+        })
+        .or_else(|| provider_declared(code, name, |after| after.starts_with('(')));
+    def.map_or(1, |def| returned_rows(src, def))
+}
+
+/// The elements of the literal a provider declared at `def` returns (`return new
+/// String[] { a, b, c };`, `new Object[][] { {…}, {…} }`, `Stream.of(a, b, c)`,
+/// `List.of(…)`, `Arrays.asList(…)`); 1 when it cannot be read that way.
+fn returned_rows(src: &Source, def: usize) -> usize {
+    let code = src.code.as_str();
     let Some(open) = code[def..].find('{').map(|o| def + o) else {
         return 1;
     };
@@ -1108,7 +1147,10 @@ fn method_source_rows(src: &Source, at: usize, test: &str) -> usize {
         .chain(body.find("new ").and_then(|i| {
             let arr = body[i..].find("[]")? + i;
             let brace = body[arr..].find('{')? + arr;
-            body[arr + 2..brace].trim().is_empty().then_some(brace)
+            body[arr + 2..brace]
+                .chars()
+                .all(|c| c.is_whitespace() || c == '[' || c == ']')
+                .then_some(brace)
         }))
         .min()
         .and_then(|open| matching_close(body.as_bytes(), open).map(|close| (open, close)))
