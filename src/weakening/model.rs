@@ -111,6 +111,9 @@ pub enum CheckKind {
     /// A Go example's output comment (`span`): what the example prints must be its
     /// text, or `go test` fails.
     ExampleOutput,
+    /// The value an NUnit test returns (`span`), which each `[TestCase(…,
+    /// ExpectedResult = v)]` row must equal.
+    ExpectedResult,
 }
 
 /// The marker of a compile-time check in TypeScript: the next statement must fail to
@@ -663,6 +666,9 @@ impl<'a> Model<'a> {
         if self.language == Language::Go {
             checks.extend(self.example_outputs());
         }
+        if self.language == Language::CSharp {
+            checks.extend(self.expected_results());
+        }
         if checks.len() > read {
             self.comment_checks = true;
             checks.sort_by_key(|c| c.span.start);
@@ -782,6 +788,63 @@ impl<'a> Model<'a> {
             .filter(|(_, c)| c.kind != CheckKind::Call)
             .map(|(i, _)| self.check_key(first + i, rules).0)
             .collect()
+    }
+
+    /// The values NUnit tests with `ExpectedResult` rows return: each `return` of the
+    /// body, or an expression body (`=> f(x);`).
+    fn expected_results(&self) -> Vec<Check> {
+        let code = self.src.b();
+        if memchr::memmem::find(code, b"ExpectedResult").is_none() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for unit in self.units.iter().filter(|u| u.role == Role::Test) {
+            let text = &self.src.code[unit.span.clone()];
+            if !text.contains("ExpectedResult") {
+                continue;
+            }
+            // (Past the attributes, `[…]` each, to the method's parameters.)
+            let mut head_end = 0;
+            while let Some(open) = text[head_end..]
+                .find(|c: char| !c.is_whitespace())
+                .map(|i| head_end + i)
+                .filter(|&i| text[i..].starts_with('['))
+            {
+                head_end = (self.src.close_of(unit.span.start + open) - unit.span.start)
+                    .clamp(open + 1, text.len());
+            }
+            let params = text[head_end..]
+                .find('(')
+                .map(|o| unit.span.start + head_end + o);
+            let Some(after) = params.map(|o| self.src.close_of(o)) else {
+                continue;
+            };
+            let rest = &self.src.code[after..unit.span.end];
+            let body = rest.trim_start();
+            let from = after + rest.len() - body.len();
+            let mut push = |start: usize| {
+                let end = extent(code, start, start, self.language);
+                if end > start {
+                    out.push(Check {
+                        receiver: start,
+                        span: start..end,
+                        line: self.src.line_of(start),
+                        kind: CheckKind::ExpectedResult,
+                    });
+                }
+            };
+            if let Some(expression) = body.strip_prefix("=>") {
+                push(from + 2 + expression.len() - expression.trim_start().len());
+            } else {
+                for (i, _) in body.match_indices("return ") {
+                    let word = |c: char| c.is_alphanumeric() || c == '_';
+                    if !body[..i].ends_with(word) {
+                        push(from + i + "return ".len());
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The output comments of the Go examples that are tests (those with one), each as
@@ -1266,6 +1329,13 @@ impl<'a> Model<'a> {
         let check = &self.checks[index];
         if check.kind == CheckKind::ExampleOutput {
             return (self.example_output_key(check), Strength::Equality);
+        }
+        if check.kind == CheckKind::ExpectedResult {
+            let value = checks::squeeze(&self.src.code[check.span.clone()]);
+            return (
+                format!("Assert.That({value}, Is.EqualTo(ExpectedResult))"),
+                Strength::Equality,
+            );
         }
         let text = if self.language == Language::Go
             && go_reports_failure(&self.src.code[check.span.clone()])

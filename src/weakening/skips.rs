@@ -732,7 +732,12 @@ impl Model<'_> {
                             .skip(1)
                             .any(|l| l.chars().any(char::is_alphanumeric))
                 });
-            if unit.role != Role::Test || example_with_output {
+            // (An NUnit test with `ExpectedResult` rows checks what each `return` gives.)
+            let returns_checked = unit
+                .checks
+                .iter()
+                .any(|&c| self.checks[c].kind == CheckKind::ExpectedResult);
+            if unit.role != Role::Test || example_with_output || returns_checked {
                 continue;
             }
             // A guard skips the test whatever checks it (a helper's may be all it has);
