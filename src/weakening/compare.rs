@@ -13,6 +13,7 @@ use super::matching::body_lines;
 use super::model::{GUARDED, Model, Role, SkipKind, Unit};
 use super::opaque;
 use super::rules::Language;
+use super::skips::UNMARKED_ASYNC;
 use super::{At, File, Finding, FindingKind, finding};
 
 /// Whether the lines a test lost (its table rows) all appear in another test of the
@@ -1410,6 +1411,11 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
     {
         let detail = if s.text == "return" {
             format!("`return` before the checks of `{}`", nu.name)
+        } else if s.text == UNMARKED_ASYNC {
+            format!(
+                "`@pytest.mark.asyncio` gone from `{}`: pytest-asyncio's strict mode no longer runs it",
+                nu.name
+            )
         } else {
             format!("`{}` added", new.src.shown(s.line))
         };

@@ -57,6 +57,9 @@ fn excluded_group(annotation: &str) -> bool {
         .any(|name| NAMES.iter().any(|n| name.eq_ignore_ascii_case(n)))
 }
 
+/// The text of the skip an unmarked async pytest test is.
+pub(super) const UNMARKED_ASYNC: &str = "async def without @pytest.mark.asyncio";
+
 impl Model<'_> {
     /// Finds every skip marker and attaches each to the tests it governs.
     pub(super) fn find_skips(&mut self, rules: &Rules) {
@@ -187,6 +190,9 @@ impl Model<'_> {
         }
         skips.extend(self.skipping_helper_calls(&skips));
         let read = skips.len();
+        if self.language == Language::Python {
+            skips.extend(self.unmarked_async_tests());
+        }
         skips.extend(self.swallowing_handlers());
         skips.extend(self.stubs_of_checked_code());
         if self.language == Language::JavaScript || skips.len() > read {
@@ -197,6 +203,60 @@ impl Model<'_> {
             self.attach_skip(i, skip.pos);
         }
         self.skips = skips;
+    }
+
+    /// `async def test_…` without `@pytest.mark.asyncio` in a file whose other tests
+    /// carry it: pytest-asyncio's strict mode (its default) does not run it (pytest
+    /// skips the coroutine with a warning). A skip at its `async def`. (A mark on its
+    /// class or a module `pytestmark` marks it.)
+    fn unmarked_async_tests(&self) -> Vec<Skip> {
+        const MARKS: [&str; 3] = ["mark.asyncio", "mark.anyio", "mark.trio"];
+        let code = self.src.code.as_str();
+        if !code.contains("async def") || !code.contains("@pytest.mark.asyncio") {
+            return Vec::new();
+        }
+        let module_marked = code
+            .lines()
+            .any(|l| l.starts_with("pytestmark") && MARKS.iter().any(|m| l.contains(m)));
+        if module_marked {
+            return Vec::new();
+        }
+        let marked_head = |span: &std::ops::Range<usize>, keyword: &str| {
+            let text = &code[span.clone()];
+            let head = text.find(keyword).map_or(text, |at| &text[..at]);
+            MARKS.iter().any(|m| head.contains(m))
+        };
+        let mut out = Vec::new();
+        for unit in self.units.iter().filter(|u| u.role == Role::Test) {
+            let text = &code[unit.span.clone()];
+            let Some(at) = text.find("async def ") else {
+                continue;
+            };
+            // (Its own `def` line: not an `async def` nested in its body.)
+            if text[..at]
+                .lines()
+                .any(|l| l.trim_start().starts_with("def "))
+            {
+                continue;
+            }
+            let class_marked = self.units.iter().any(|c| {
+                c.span.start < unit.span.start
+                    && c.span.end >= unit.span.end
+                    && code[c.span.clone()].trim_start().starts_with(['@', 'c'])
+                    && marked_head(&c.span, "class ")
+            });
+            if marked_head(&unit.span, "async def") || class_marked {
+                continue;
+            }
+            let pos = unit.span.start + at;
+            out.push(Skip {
+                pos,
+                line: self.src.line_of(pos),
+                text: UNMARKED_ASYNC.to_string(),
+                kind: SkipKind::Unconditional,
+            });
+        }
+        out
     }
 
     /// Calls from tests to a helper of the file that skips (`func needsBackend(t
