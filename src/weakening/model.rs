@@ -546,6 +546,11 @@ impl<'a> Model<'a> {
                     _ => {}
                 }
             }
+            // Cypress's `cy.get(sel).should('have.text', t)`: the chain is the check's
+            // subject, part of it.
+            if self.language == Language::JavaScript && code[start..].starts_with(b".should") {
+                start = receiver_start(code, start, outer.end);
+            }
             // `.assertEqual(`: the receiver (`self`) belongs to the check.
             let dot = code[start] == b'.';
             let receiver = match dot {
