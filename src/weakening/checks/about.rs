@@ -427,7 +427,21 @@ pub fn related_subjects<S: AsRef<str>>(a: &[S], b: &[S]) -> bool {
             out.push(subject);
         }
         out.retain(|s| !literal(s));
-        out.into_iter().map(str::to_string).collect()
+        let mut out: Vec<String> = out.into_iter().map(str::to_string).collect();
+        // A key read with a fallback (`d.get("k", 3)`, `h.fetch(:k, 3)`) is the entry
+        // `d["k"]` too.
+        for subject in subjects.iter().map(AsRef::as_ref) {
+            for read in [".get(", ".fetch(", ".getOrDefault("] {
+                if let Some((map, rest)) = subject.split_once(read)
+                    && let Some(args) = rest.strip_suffix(')')
+                    && let Some(key) = split_top(args).first()
+                    && !map.is_empty()
+                {
+                    out.push(format!("{map}[{key}]"));
+                }
+            }
+        }
+        out
     };
     let (sa, sb) = (values(a), values(b));
     if sa.is_empty() || sb.is_empty() {
