@@ -378,11 +378,14 @@ pub fn related_subjects<S: AsRef<str>>(a: &[S], b: &[S]) -> bool {
     let values = |subjects: &[S]| -> Vec<String> {
         let mut out: Vec<&str> = Vec::new();
         for subject in subjects.iter().map(AsRef::as_ref) {
+            // (`Math.abs(x - 3)`, `kotlin.math.abs(…)` are about `x` too.)
             if let Some(open) = subject.find('(')
                 && subject.ends_with(')')
-                && subject[..open]
+                && (subject[..open]
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    || ["abs", "fabs", "Abs"]
+                        .contains(&subject[..open].rsplit('.').next().unwrap_or("")))
                 && let [arg] = split_top(&subject[open + 1..subject.len() - 1])[..]
             {
                 out.push(arg);
