@@ -2245,7 +2245,6 @@ impl<'a> Model<'a> {
         (plain(receiver)
             && plain(name)
             && whole
-            && self.src.code.contains(&format!(".{name}("))
             && self
                 .units
                 .iter()

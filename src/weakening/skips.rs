@@ -127,7 +127,8 @@ impl Model<'_> {
             // A TestNG group or JUnit tag that names a set run apart (`@Test(groups =
             // "quarantine")`, `@Tag("flaky")`): suites exclude these.
             if self.language == Language::Java
-                && (text.starts_with("@Tag") || text.contains("groups"))
+                && (text.starts_with("@Tag")
+                    || (text.contains("groups") && !text.contains("enabled")))
             {
                 let open = start + text.find('(').unwrap_or(0);
                 let close = self.src.close_of(open).min(code.len());
