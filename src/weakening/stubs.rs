@@ -219,6 +219,36 @@ fn predicate_matcher(text: &str, name: &str, owner: &str) -> bool {
         == Some(owner)
 }
 
+/// Whether `owner` is made a spy in `code`: `owner = spy(…)`, `Mockito.spy(…)`,
+/// MockK's `spyk(…)`, or a field under `@Spy`/`@SpyK`.
+fn declared_spy(code: &str, owner: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(owner).any(|(at, _)| {
+        if code[..at].ends_with(word) || code[at + owner.len()..].starts_with(word) {
+            return false;
+        }
+        let after = code[at + owner.len()..].trim_start();
+        // (`val engine: PricingEngine = spyk(…)`: past a type.)
+        let after = after
+            .strip_prefix(':')
+            .and_then(|t| t.find('=').map(|e| &t[e..]))
+            .unwrap_or(after);
+        let made = after.strip_prefix('=').is_some_and(|v| {
+            let v = v.trim_start();
+            let v = v.strip_prefix("Mockito.").unwrap_or(v);
+            v.starts_with("spy(") || v.starts_with("spyk(") || v.starts_with("spyk<")
+        });
+        let line = code[..at].rfind('\n').map_or(0, |i| i + 1);
+        let above = code[..line].trim_end();
+        let annotated = code[line..at].contains("@Spy")
+            || above
+                .rsplit('\n')
+                .next()
+                .is_some_and(|l| l.trim_start().starts_with("@Spy"));
+        made || annotated
+    })
+}
+
 /// A Java or Kotlin line that stubs or verifies a call rather than making it:
 /// `when(…)`, `every { … }`, `verify { … }`, `verify(x).m(…)`.
 fn stub_or_verify() -> &'static Regex {
@@ -525,7 +555,21 @@ impl Model<'_> {
                         .into(),
                     _ => rest,
                 };
-                fake && calls(&rest, name, owner, by_path, self.language)
+                // (A Java or Kotlin spy of the code under test, `spy(new X(…))`,
+                // `spyk(X(…))`, answers for itself: a stub of any of its methods, then
+                // any call of it, fakes what the test acts on.)
+                let spied_act = || {
+                    self.language == Language::Java
+                        && declared_spy(&self.src.code, owner)
+                        && rest.match_indices(&format!("{owner}.")).any(|(at, _)| {
+                            let word = |c: char| c.is_alphanumeric() || c == '_';
+                            !rest[..at].ends_with(word)
+                                && rest[at + owner.len() + 1..]
+                                    .trim_start_matches(word)
+                                    .starts_with('(')
+                        })
+                };
+                fake && (calls(&rest, name, owner, by_path, self.language) || spied_act())
             };
             if checked || acted() {
                 let line = self.src.line_of(m.start());
