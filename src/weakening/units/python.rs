@@ -253,6 +253,15 @@ pub(super) fn python_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             }
             from = at;
         }
+        // Hypothesis runs each explicit `@example(…)` of a `@given` test as a case of
+        // its own, whatever it generates.
+        if head_text.contains("@given(") {
+            cases += head_text
+                .lines()
+                .map(str::trim_start)
+                .filter(|l| l.starts_with("@example(") || l.starts_with("@hypothesis.example("))
+                .count();
+        }
         unit.cases = cases;
         units.push(unit);
         stack.push(Open {
