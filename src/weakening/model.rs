@@ -1406,13 +1406,25 @@ impl<'a> Model<'a> {
                 }),
             _ => key,
         };
+        let rejection = match self.language {
+            Language::JavaScript if key.starts_with("expect(") => {
+                self.caught_rejection(check.span.start, &key)
+            }
+            _ => None,
+        };
+        let (key, rejection) = match rejection {
+            Some(text) => (checks::canonical(&text, rules), true),
+            None => (key, false),
+        };
         if check.kind == CheckKind::ExpectError {
             return (format!("{EXPECT_ERROR} {key}"), Strength::Other);
         }
         if self.language == Language::JavaScript && self.promise_failure_caught(check, &key) {
             return (format!("{key} (its failure caught away)"), Strength::Void);
         }
-        if (self.language == Language::JavaScript && self.floating_promise_check(check, &key))
+        if (self.language == Language::JavaScript
+            && !rejection
+            && self.floating_promise_check(check, &key))
             || (self.language == Language::CSharp && self.unawaited_async_check(check, &key))
             || self.in_detached_task(check)
         {
@@ -1569,6 +1581,54 @@ impl<'a> Model<'a> {
 
     /// For Ruby's `expect(NAME).to be_a(E)` (`key`) after `NAME = catch(:sym) {` in the
     /// test around `pos`: the symbol (`:sym`) and the check (`.to be_a(E)`).
+    /// JavaScript's `const err = await p.catch((e) => e)` then
+    /// `expect(err).toBeInstanceOf(E)` or `expect(err.message).toBe(m)`: a value that
+    /// resolves is no `E` and has no such message, so the check fails unless `p`
+    /// rejects, as `await expect(p).rejects.toThrow(E)` (or `(m)`) does; that check's
+    /// text.
+    fn caught_rejection(&self, pos: usize, key: &str) -> Option<String> {
+        let close = super::source::matching_close(key.as_bytes(), "expect".len())?;
+        let subject = key["expect(".len()..close].trim_start_matches('(');
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+        let name_end = subject.find(|c: char| !word(c)).unwrap_or(subject.len());
+        let (name, rest) = (&subject[..name_end], &key[close + 1..]);
+        let expected = if let Some(ty) = rest.strip_prefix(".toBeInstanceOf(") {
+            (subject.len() == name_end).then_some(ty.strip_suffix(')')?)?
+        } else {
+            // (`err.message`, `(err as NotFoundError).message`.)
+            subject[name_end..]
+                .split_once(".message")
+                .filter(|(cast, after)| {
+                    (cast.is_empty() || cast.starts_with(" as ") || cast.starts_with("as "))
+                        && after.trim_start_matches(')').is_empty()
+                })?;
+            [".toBe(", ".toEqual(", ".toStrictEqual("]
+                .iter()
+                .find_map(|m| rest.strip_prefix(m))?
+                .strip_suffix(')')?
+        };
+        if name.is_empty() {
+            return None;
+        }
+        static CAUGHT: OnceLock<regex::Regex> = OnceLock::new();
+        let caught = CAUGHT.get_or_init(|| {
+            regex::Regex::new(
+                r"(?:const|let|var)\s+([\w$]+)\s*=\s*await\s+([\s\S]+?)\.catch\(\s*\(?\s*([\w$]+)\s*(?::\s*[\w<>\[\]| ]+)?\)?\s*=>\s*([\w$]+)\s*\)\s*;?",
+            )
+            .expect("caught rejection pattern")
+        });
+        let from = self.unit_at(pos).map_or(0, |u| self.units[u].span.start);
+        let code = &self.src.code[from..pos];
+        let promise = caught
+            .captures_iter(code)
+            .filter(|c| &c[1] == name && c[3] == c[4])
+            .last()?
+            .get(2)?;
+        let raw =
+            String::from_utf8_lossy(&self.src.raw[from + promise.start()..from + promise.end()]);
+        Some(format!("expect({raw}).rejects.toThrow({expected})"))
+    }
+
     fn caught_symbol(&self, pos: usize, key: &str) -> Option<(String, String)> {
         let (name, rest) = key.strip_prefix("expect(")?.split_once(')')?;
         let kind_of = [
