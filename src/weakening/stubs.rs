@@ -260,18 +260,21 @@ fn stub_or_verify() -> &'static Regex {
 }
 
 impl Model<'_> {
-    /// The Java or Kotlin statement around `pos`: from its line's start to the next `;`
-    /// or blank line (a chain may go on over lines: `when(x.m())\n  .thenReturn(v)`).
+    /// The Java or Kotlin statement around `pos`, comments and strings blanked: from its
+    /// line's start to its `;`, or to a line end that no `.` chain continues (Kotlin:
+    /// `when(x.m())\n  .thenReturn(v)` is one statement, the next `every { … }` another).
     fn java_statement(&self, pos: usize) -> String {
-        let raw = self.src.raw;
+        let code = self.src.b();
         let start = self.src.line_start(self.src.line_of(pos));
-        let tail = &raw[pos..(pos + 400).min(raw.len())];
-        let end = memchr::memchr(b';', tail)
-            .into_iter()
-            .chain(memchr::memmem::find(tail, b"\n\n"))
-            .min()
-            .map_or(tail.len(), |e| e);
-        String::from_utf8_lossy(&raw[start..pos + end]).into_owned()
+        let tail = &code[pos..(pos + 400).min(code.len())];
+        let end = tail
+            .iter()
+            .enumerate()
+            .find(|&(i, &c)| {
+                c == b';' || (c == b'\n' && !tail[i + 1..].trim_ascii_start().starts_with(b"."))
+            })
+            .map_or(tail.len(), |(i, _)| i);
+        String::from_utf8_lossy(&code[start..pos + end]).into_owned()
     }
 
     /// The stubs in tests of names their checks call, as skips at the stub.
