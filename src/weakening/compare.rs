@@ -287,6 +287,20 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    // fast-check's `fc.assert` made `fc.check`: a counterexample is returned, unread.
+    if let Some(at) = super::generators::unasserted_property(old_code, new_code) {
+        out.push(finding(
+            nf.path,
+            FindingKind::AssertionLoosened,
+            Some(new.src.line_of(nu.span.start + at.start)),
+            format!(
+                "`{}`: `fc.assert` made `fc.check`, which returns a counterexample instead \
+                 of throwing it, so the property no longer fails the test",
+                nu.name
+            ),
+            Some(&nu.name),
+        ));
+    }
     // A fake clock moved, or a tolerance the test sets up raised, before the same
     // checks: they look at another moment, or let more through.
     let moved = [

@@ -114,6 +114,7 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
     let news: Vec<&str> = b.lines().collect();
     // (Read once: a test file may have many lines edited.)
     let provided = has_provider(language, a) || has_provider(language, b);
+    let property = super::generators::generates_inputs(b);
     let mut out = Vec::new();
     for op in TextDiff::from_lines(a.as_str(), b.as_str()).ops() {
         if op.tag() != DiffTag::Replace {
@@ -154,7 +155,23 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
                 test.as_deref(),
             ));
         };
-        if (feeds_tests(&was, provided) || feeds_tests(&now, provided)) && narrowed(&was, &now) {
+        if test.is_none()
+            && property
+            && let Some((a, b)) = super::generators::shared_narrowed(&was, &now)
+        {
+            push(
+                FindingKind::TestRemoved,
+                format!(
+                    "`{}`: a generator the file's property tests share is narrowed (`{}` → \
+                     `{}`)",
+                    shown(),
+                    &was[a],
+                    &now[b]
+                ),
+            );
+        } else if (feeds_tests(&was, provided) || feeds_tests(&now, provided))
+            && narrowed(&was, &now)
+        {
             push(
                 FindingKind::TestRemoved,
                 format!("`{}`: the rows its tests run over are filtered", shown()),

@@ -64,6 +64,49 @@ pub(super) fn narrowed(old: &str, new: &str) -> Option<(Span, Span)> {
     if !PROPERTY.iter().any(|p| new.contains(p)) {
         return None;
     }
+    narrowed_generator(old, new)
+}
+
+/// Whether a file's tests generate their inputs.
+pub(super) fn generates_inputs(file: &str) -> bool {
+    PROPERTY.iter().any(|p| file.contains(p))
+}
+
+/// Where a strategy shared by a file's property tests (`words = st.text(…)` at the top
+/// of the file) is narrowed, old and new: one line, read as a test's generators are.
+pub(super) fn shared_narrowed(old: &str, new: &str) -> Option<(Span, Span)> {
+    let generator = |t: &str| GENERATOR.iter().any(|g| t.contains(g));
+    if old == new || !generator(old) || !generator(new) {
+        return None;
+    }
+    narrowed_generator(old, new)
+}
+
+/// Words that start a generator outside a test (`st.`, `fc.`, `Arb.`…).
+const GENERATOR: &[&str] = &[
+    "st.",
+    "fc.",
+    "Arb.",
+    "Gen.",
+    "prop::",
+    "any::<",
+    "Arbitraries.",
+];
+
+/// Generators that give one value: a property over them tries one input.
+const CONSTANT: &[&str] = &[
+    "fc.constant(",
+    "st.just(",
+    "Just(",
+    "Arb.constant(",
+    "Gen.constant(",
+    "Gen.const(",
+    "Arbitraries.just(",
+];
+
+/// A property test's inputs narrowed: bounds, a strategy's constraints, or a
+/// generator made a constant.
+fn narrowed_generator(old: &str, new: &str) -> Option<(Span, Span)> {
     let (a, b) = (bounds(old), bounds(new));
     if blanked(old, &a) == blanked(new, &b) && a.len() == b.len() {
         let mut first = None;
@@ -84,7 +127,74 @@ pub(super) fn narrowed(old: &str, new: &str) -> Option<(Span, Span)> {
         }
         return first;
     }
-    constrained(old, new)
+    constrained(old, new).or_else(|| made_constant(old, new))
+}
+
+/// The one part of `old` and `new` that differs, widened to whole words (`st.text()`
+/// → `st.just("")` differs in `st.text()`, not in `text()`): where it is, old and new.
+fn difference(old: &str, new: &str) -> (Span, Span) {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let most = a.len().min(b.len()) - start;
+    let tail = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(most)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':');
+    while start > 0 && word(a[start - 1]) {
+        start -= 1;
+    }
+    let (mut end_a, mut end_b) = (a.len() - tail, b.len() - tail);
+    // (And whole calls: `st.text()` → `st.just("")` share their last `)`.)
+    let open = |t: &[u8]| {
+        let count = |c| t.iter().filter(|&&x| x == c).count();
+        count(b'(') > count(b')')
+    };
+    while end_a < a.len()
+        && end_b < b.len()
+        && (word(a[end_a]) || open(&a[start..end_a]) || open(&b[start..end_b]))
+    {
+        end_a += 1;
+        end_b += 1;
+    }
+    // (Whole characters: the bytes compared may stop inside one.)
+    while !old.is_char_boundary(start) || !new.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !old.is_char_boundary(end_a) || !new.is_char_boundary(end_b) {
+        end_a += 1;
+        end_b += 1;
+    }
+    (start..end_a, start..end_b)
+}
+
+/// A generator replaced by one that gives a single value, on one line
+/// (`fc.property(cents, currency, …)` → `fc.property(cents, fc.constant('USD'), …)`,
+/// `vec(any::<u8>(), …)` → `vec(Just(b'a'), …)`): where, old and new.
+fn made_constant(old: &str, new: &str) -> Option<(Span, Span)> {
+    let (ra, rb) = difference(old, new);
+    let (was, now) = (&old[ra.clone()], &new[rb.clone()]);
+    let constants = |t: &str| CONSTANT.iter().map(|c| t.matches(c).count()).sum::<usize>();
+    (!was.trim().is_empty()
+        && !was.contains('\n')
+        && !now.contains('\n')
+        && constants(now) > constants(was))
+    .then_some((ra, rb))
+}
+
+/// fast-check's `fc.assert(…)` made `fc.check(…)`, its result left unread: `check`
+/// returns a counterexample instead of throwing it, so the property never fails the
+/// test. Where `check` is written in `new`.
+pub(super) fn unasserted_property(old: &str, new: &str) -> Option<Span> {
+    let (ra, rb) = difference(old, new);
+    if &old[ra] != "fc.assert" || &new[rb.clone()] != "fc.check" {
+        return None;
+    }
+    let line = new[..rb.start].rsplit('\n').next().unwrap_or("").trim();
+    matches!(line, "" | "await" | "return" | "void").then_some(rb)
 }
 
 /// proptest's `any::<u64>()` (every value of the type) become a range (`0..128u64`),
@@ -291,11 +401,99 @@ fn constrained(old: &str, new: &str) -> Option<(Span, Span)> {
         let name = |c: &str| c[..c.find('(').unwrap_or(c.len())].to_string();
         let squeeze = |c: &str| c.split_whitespace().collect::<String>();
         (name(was) == name(now)
-            && CONSTRAINING
+            && (CONSTRAINING
                 .iter()
-                .any(|k| squeeze(now).contains(k) && !squeeze(was).contains(k)))
+                .any(|k| squeeze(now).contains(k) && !squeeze(was).contains(k))
+                || alphabet(was)
+                    .zip(alphabet(now))
+                    .is_some_and(|(a, b)| b.len() < a.len() && b.is_subset(&a))))
         .then_some((s..e, s2..e2))
     })
+}
+
+/// The characters a Hypothesis `alphabet=` argument allows, when it is written with
+/// `string` constants and literals joined by `+`.
+fn alphabet(call: &str) -> Option<std::collections::BTreeSet<char>> {
+    let at = call.find("alphabet=")? + "alphabet=".len();
+    let b = call.as_bytes();
+    let mut depth = 0i32;
+    let mut end = at;
+    let mut quote = None;
+    while end < b.len() {
+        match (quote, b[end]) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), b'\\') => end += 1,
+            (Some(_), _) => {}
+            (None, c @ (b'"' | b'\'')) => quote = Some(c),
+            (None, b'(' | b'[') => depth += 1,
+            (None, b')' | b']') if depth == 0 => break,
+            (None, b')' | b']') => depth -= 1,
+            (None, b',') if depth == 0 => break,
+            _ => {}
+        }
+        end += 1;
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for part in call.get(at..end)?.split('+') {
+        let part = part.trim();
+        let named = part.strip_prefix("string.").unwrap_or(part);
+        let chars: String = match named {
+            "ascii_lowercase" => ('a'..='z').collect(),
+            "ascii_uppercase" => ('A'..='Z').collect(),
+            "ascii_letters" => ('a'..='z').chain('A'..='Z').collect(),
+            "digits" => ('0'..='9').collect(),
+            "hexdigits" => "0123456789abcdefABCDEF".into(),
+            "octdigits" => "01234567".into(),
+            "punctuation" => PUNCTUATION.into(),
+            "whitespace" => WHITESPACE.into(),
+            "printable" => ('0'..='9')
+                .chain('a'..='z')
+                .chain('A'..='Z')
+                .chain(PUNCTUATION.chars())
+                .chain(WHITESPACE.chars())
+                .collect(),
+            _ => literal(part)?,
+        };
+        out.extend(chars.chars());
+    }
+    Some(out)
+}
+
+const PUNCTUATION: &str = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+const WHITESPACE: &str = " \t\n\r\x0b\x0c";
+
+/// A plain Python string literal's characters (`"abc"`, `'-_'`, `"\u00e9"`); `None`
+/// for anything else.
+fn literal(text: &str) -> Option<String> {
+    let q = text.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = text.strip_prefix(q)?.strip_suffix(q)?;
+    let mut out = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c == q {
+            return None;
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'u' => {
+                let hex: String = chars.by_ref().take(4).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            c @ ('\\' | '\'' | '"') => out.push(c),
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -352,5 +550,65 @@ mod tests {
         );
         // Not a property test: a plain loop is read elsewhere.
         assert_eq!(narrowed("for i in 0..64 {", "for i in 0..4 {"), None);
+    }
+
+    #[test]
+    fn a_generator_made_constant_is_narrowed() {
+        assert_eq!(
+            narrowed(
+                "fc.property(cents, currency, (a, c) => {",
+                "fc.property(cents, fc.constant('USD'), (a, c) => {"
+            ),
+            Some(("currency".into(), "fc.constant('USD')".into()))
+        );
+        assert_eq!(
+            narrowed(
+                "@given(st.text(), st.integers())",
+                "@given(st.just(\"\"), st.integers())"
+            ),
+            Some(("st.text()".into(), "st.just(\"\")".into()))
+        );
+        // A constant made a generator, or a constant one changed: no.
+        assert_eq!(
+            narrowed(
+                "@given(st.just(1), st.integers())",
+                "@given(st.integers(), st.integers())"
+            ),
+            None
+        );
+        assert_eq!(narrowed("@given(st.just(1))", "@given(st.just(2))"), None);
+    }
+
+    #[test]
+    fn an_alphabet_narrowed_to_a_part_is_read() {
+        let shared = |a: &str, b: &str| super::shared_narrowed(a, b).is_some();
+        assert!(shared(
+            "w = st.text(alphabet=string.ascii_letters + \"-_\\u00e9\", max_size=9)",
+            "w = st.text(alphabet=string.ascii_lowercase + \"-\", max_size=9)"
+        ));
+        assert!(!shared(
+            "w = st.text(alphabet=string.ascii_lowercase)",
+            "w = st.text(alphabet=string.ascii_letters)"
+        ));
+        // Another alphabet, neither a part of the other, or one not read: no.
+        assert!(!shared(
+            "w = st.text(alphabet=\"abc\")",
+            "w = st.text(alphabet=\"abd\")"
+        ));
+        assert!(!shared(
+            "w = st.text(alphabet=CHARS)",
+            "w = st.text(alphabet=\"a\")"
+        ));
+    }
+
+    #[test]
+    fn fc_check_with_its_result_unread_is_read() {
+        let read = |a: &str, b: &str| super::unasserted_property(a, b).is_some();
+        assert!(read(
+            "  fc.assert(\n fc.property(",
+            "  fc.check(\n fc.property("
+        ));
+        assert!(read("  await fc.assert(p);", "  await fc.check(p);"));
+        assert!(!read("  fc.assert(p);", "  const r = fc.check(p);"));
     }
 }

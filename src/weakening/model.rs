@@ -1784,8 +1784,16 @@ impl<'a> Model<'a> {
         let line_start = self.src.line_start(check.line);
         let from = check.receiver.min(check.span.start).max(line_start);
         let before = self.src.code[line_start..from].trim();
-        // (`await`, `return`, an arrow's body, an argument, a bound value: waited for, or
-        // handed on to something that may wait. `void p` says nobody will.)
+        // (`await`, `return`, an arrow's body, an argument: waited for, or handed on to
+        // something that may wait. `void p` says nobody will. A value bound to a name
+        // is waited for only if the test names it again.)
+        if let Some(name) = bound_name(before) {
+            let end = self
+                .unit_at(check.span.start)
+                .map_or(self.src.code.len(), |u| self.units[u].span.end);
+            let rest = &self.src.code[check.span.end.min(end)..end];
+            return !checks::mentions(rest, name);
+        }
         before.is_empty() || before.ends_with(';') || before.ends_with('{') || before == "void"
     }
 
@@ -2987,6 +2995,19 @@ fn dict_rows(code: &[u8]) -> usize {
         }
     }
     best
+}
+
+/// The name a JavaScript statement binds its value to: `const assertion =` → `assertion`.
+fn bound_name(lead: &str) -> Option<&str> {
+    let rest = ["const ", "let ", "var "]
+        .iter()
+        .find_map(|k| lead.strip_prefix(k))?;
+    let name = rest.strip_suffix('=')?.trim();
+    (!name.is_empty()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$'))
+    .then_some(name)
 }
 
 #[cfg(test)]
