@@ -287,6 +287,23 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    // A mock's expectation widened: a wrong call now passes it.
+    if let (Ok(old_raw), Ok(new_raw)) = (
+        std::str::from_utf8(&old.src.raw[ou.span.clone()]),
+        std::str::from_utf8(&new.src.raw[nu.span.clone()]),
+    ) && let Some((at, was, now, why)) = super::expectations::widened_expectation(
+        (old_raw, old_code),
+        (new_raw, new_code),
+        nf.rules.language,
+    ) {
+        out.push(finding(
+            nf.path,
+            FindingKind::AssertionLoosened,
+            Some(new.src.line_of(nu.span.start + at)),
+            format!("`{}`: `{was}` → `{now}`: {why}", nu.name),
+            Some(&nu.name),
+        ));
+    }
     // fast-check's `fc.assert` made `fc.check`: a counterexample is returned, unread.
     if let Some(at) = super::generators::unasserted_property(old_code, new_code) {
         out.push(finding(

@@ -22,6 +22,7 @@ mod change_set;
 pub mod checks;
 mod clocks;
 mod compare;
+mod expectations;
 mod filters;
 mod gates;
 mod generators;

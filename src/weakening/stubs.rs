@@ -249,6 +249,20 @@ fn declared_spy(code: &str, owner: &str) -> bool {
     })
 }
 
+/// Whether `owner` is an RSpec spec's subject: `subject(:owner)`, or `subject` itself.
+fn ruby_subject(code: &str, owner: &str) -> bool {
+    owner == "subject"
+        || code.contains(&format!("subject(:{owner})"))
+        || code.contains(&format!("subject!(:{owner})"))
+}
+
+/// Methods a test stubs to keep the world out, not the code under test: a pause, the
+/// clock, randomness, output.
+const ENVIRONMENT: &[&str] = &[
+    "sleep", "now", "today", "time", "rand", "random", "puts", "print", "warn", "logger", "log",
+    "exit", "system",
+];
+
 /// A Java or Kotlin line that stubs or verifies a call rather than making it:
 /// `when(…)`, `every { … }`, `verify { … }`, `verify(x).m(…)`.
 fn stub_or_verify() -> &'static Regex {
@@ -477,108 +491,34 @@ impl Model<'_> {
                 .filter(|&u| self.units[u].role == Role::Test)
                 .or_else(|| {
                     let line = self.src.line_of(m.start());
+                    if !self.src.line_text(line).trim_start().starts_with('@') {
+                        return None;
+                    }
                     self.units
                         .iter()
                         .position(|u| u.role == Role::Test && u.span.start > m.start())
                         .filter(|&u| self.src.line_of(self.units[u].span.start) <= line + 4)
                 });
-            let Some(unit) = unit else {
-                continue;
+            // Or the tests a hook it sits in runs before (`setUp`, `@BeforeEach`, an
+            // autouse fixture, RSpec's `before`, jest's `beforeEach`).
+            // (A hook's stub is told at the stub and held by each test it fakes, at the
+            // test's start: before all its checks.)
+            let faked: Vec<usize> = match unit {
+                Some(unit) => vec![m.start()]
+                    .into_iter()
+                    .filter(|_| self.stub_fakes_test(m.start(), open, unit, (owner, name, by_path)))
+                    .collect(),
+                None => self
+                    .hooked_tests(m.start())
+                    .into_iter()
+                    .filter(|&t| self.stub_fakes_test(m.start(), open, t, (owner, name, by_path)))
+                    .map(|t| self.units[t].span.start)
+                    .collect(),
             };
-            let span = &self.units[unit].span;
-            let checked = self
-                .checks
-                .iter()
-                .filter(|c| span.contains(&c.span.start))
-                .any(|c| {
-                    // (With its receiver: `x.last_response.should_receive(:m)`.)
-                    let text =
-                        String::from_utf8_lossy(&code[c.receiver.min(c.span.start)..c.span.end]);
-                    // (A MockK `verify { owner.name(…) }` asks the mock, not its answer.)
-                    if self.language == Language::Java && stub_or_verify().is_match(text.as_bytes())
-                    {
-                        return false;
-                    }
-                    calls(&text, name, owner, by_path, self.language)
-                        || (self.language == Language::Ruby
-                            && predicate_matcher(&text, name, owner))
-                });
-            // Or the test itself calls the stubbed code after the stub, as the act its
-            // checks then look at (`allow(job).to receive(:perform)` then
-            // `job.perform(id)`, `spyOn(service, 'register').mockImplementation(…)` then
-            // `await service.register(…)`): the checks see what the fake did. A spy that
-            // calls through (`and_call_original`, `wraps=` the real method, a bare `spyOn`) is no fake.
-            let acted = || {
-                let line_end = self.src.line_end(self.src.line_of(m.start()));
-                let close = matching_close(code, open).unwrap_or(open).max(line_end);
-                let stub_text = String::from_utf8_lossy(&raw[m.start()..close.min(raw.len())]);
-                let fake = match self.language {
-                    Language::JavaScript => {
-                        // (What is chained on the `spyOn(…)`/`stub(…)` call.)
-                        let call_end = matching_close(code, open).map_or(open, |c| c + 1);
-                        let chain = &code[call_end.min(code.len())..];
-                        let chain = chain.trim_ascii_start();
-                        [
-                            ".mock",
-                            ".returns(",
-                            ".resolves(",
-                            ".rejects(",
-                            ".callsFake(",
-                            ".throws(",
-                        ]
-                        .iter()
-                        .any(|w| chain.starts_with(w.as_bytes()))
-                    }
-                    // (`and_wrap_original { … }` and `wraps=lambda …` may answer
-                    // anything: only the real method handed on calls through.)
-                    Language::Ruby => !stub_text.contains("and_call_original"),
-                    Language::Python => !stub_text.split_once("wraps=").is_some_and(|(_, w)| {
-                        let w = w.split([',', ')']).next().unwrap_or("").trim();
-                        w.ends_with(&format!(".{name}"))
-                    }),
-                    // (A partial mock that calls through: `doCallRealMethod()`,
-                    // `thenCallRealMethod()`, MockK's `answers { callOriginal() }`.)
-                    Language::Java => {
-                        let statement = self.java_statement(m.start());
-                        !["CallRealMethod", "callOriginal"]
-                            .iter()
-                            .any(|w| statement.contains(w))
-                    }
-                    _ => false,
-                };
-                let after = m.end().max(close).min(span.end);
-                let rest = String::from_utf8_lossy(&raw[after..span.end]);
-                // (Java: not in another stub or a verification of the same call.)
-                let rest = match self.language {
-                    Language::Java => rest
-                        .lines()
-                        .filter(|l| !stub_or_verify().is_match(l.as_bytes()))
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                        .into(),
-                    _ => rest,
-                };
-                // (A Java or Kotlin spy of the code under test, `spy(new X(…))`,
-                // `spyk(X(…))`, answers for itself: a stub of any of its methods, then
-                // any call of it, fakes what the test acts on.)
-                let spied_act = || {
-                    self.language == Language::Java
-                        && declared_spy(&self.src.code, owner)
-                        && rest.match_indices(&format!("{owner}.")).any(|(at, _)| {
-                            let word = |c: char| c.is_alphanumeric() || c == '_';
-                            !rest[..at].ends_with(word)
-                                && rest[at + owner.len() + 1..]
-                                    .trim_start_matches(word)
-                                    .starts_with('(')
-                        })
-                };
-                fake && (calls(&rest, name, owner, by_path, self.language) || spied_act())
-            };
-            if checked || acted() {
-                let line = self.src.line_of(m.start());
+            for pos in faked {
                 out.push(Skip {
-                    pos: m.start(),
-                    line,
+                    pos,
+                    line: self.src.line_of(m.start()),
                     // (By what it stubs: `x.stub!(:m)` rewritten `allow(x).to receive(:m)`
                     // is the same stub.)
                     text: format!("stub {owner}.{name}"),
@@ -587,5 +527,166 @@ impl Model<'_> {
             }
         }
         out
+    }
+
+    /// The tests a hook around `pos` runs before: a runner unit's (`setUp`,
+    /// `@BeforeEach`, RSpec's `before`; a pytest fixture's only where it is `autouse` or
+    /// the test takes it), or a jest/mocha `beforeEach`/`beforeAll`/`before` call's
+    /// suite.
+    fn hooked_tests(&self, pos: usize) -> Vec<usize> {
+        let tests_in = |r: Option<std::ops::Range<usize>>| -> Vec<usize> {
+            (0..self.units.len())
+                .filter(|&u| {
+                    self.units[u].role == Role::Test
+                        && r.as_ref()
+                            .is_none_or(|r| r.contains(&self.units[u].span.start))
+                })
+                .collect()
+        };
+        let code = &self.src.code;
+        match self.unit_at(pos) {
+            Some(h) if self.units[h].role == Role::Runner => {
+                let hook = &self.units[h];
+                let head =
+                    &code[hook.span.start..self.src.line_end(hook.line).max(hook.span.start)];
+                let fixture = self.language == Language::Python && head.contains("fixture");
+                let mut tests = tests_in(hook.scope.clone());
+                if fixture && !head.contains("autouse=True") {
+                    tests.retain(|&t| {
+                        let u = &self.units[t];
+                        let signature = self.src.line_text(u.line);
+                        checks::mentions(signature, &hook.leaf)
+                    });
+                }
+                tests
+            }
+            Some(_) => Vec::new(),
+            None if self.language == Language::JavaScript => {
+                let Some(body) = self.src.enclosing_brace(pos) else {
+                    return Vec::new();
+                };
+                let lead = code[self.src.line_start(self.src.line_of(body))..body].trim_start();
+                let hook = ["beforeEach(", "beforeAll(", "before("]
+                    .iter()
+                    .any(|h| lead.starts_with(h));
+                if !hook {
+                    return Vec::new();
+                }
+                tests_in(
+                    self.src
+                        .enclosing_brace(self.src.line_start(self.src.line_of(body)))
+                        .map(|o| o..self.src.close_of(o)),
+                )
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether the stub at `at` (its call's `(` at `open`) fakes what test `unit`
+    /// checks: a check calls the stubbed name, or the test calls it, after the stub, as
+    /// the act its checks look at.
+    fn stub_fakes_test(
+        &self,
+        at: usize,
+        open: usize,
+        unit: usize,
+        (owner, name, by_path): (&str, &str, bool),
+    ) -> bool {
+        let (raw, code) = (self.src.raw, self.src.b());
+        let span = &self.units[unit].span;
+        let checked = self
+            .checks
+            .iter()
+            .filter(|c| span.contains(&c.span.start))
+            .any(|c| {
+                // (With its receiver: `x.last_response.should_receive(:m)`.)
+                let text = String::from_utf8_lossy(&code[c.receiver.min(c.span.start)..c.span.end]);
+                // (A MockK `verify { owner.name(…) }` asks the mock, not its answer.)
+                if self.language == Language::Java && stub_or_verify().is_match(text.as_bytes()) {
+                    return false;
+                }
+                calls(&text, name, owner, by_path, self.language)
+                    || (self.language == Language::Ruby && predicate_matcher(&text, name, owner))
+            });
+        // Or the test itself calls the stubbed code after the stub, as the act its
+        // checks then look at (`allow(job).to receive(:perform)` then
+        // `job.perform(id)`, `spyOn(service, 'register').mockImplementation(…)` then
+        // `await service.register(…)`): the checks see what the fake did. A spy that
+        // calls through (`and_call_original`, `wraps=` the real method, a bare `spyOn`) is no fake.
+        let acted = || {
+            let line_end = self.src.line_end(self.src.line_of(at));
+            let close = matching_close(code, open).unwrap_or(open).max(line_end);
+            let stub_text = String::from_utf8_lossy(&raw[at..close.min(raw.len())]);
+            let fake = match self.language {
+                Language::JavaScript => {
+                    // (What is chained on the `spyOn(…)`/`stub(…)` call.)
+                    let call_end = matching_close(code, open).map_or(open, |c| c + 1);
+                    let chain = &code[call_end.min(code.len())..];
+                    let chain = chain.trim_ascii_start();
+                    [
+                        ".mock",
+                        ".returns(",
+                        ".resolves(",
+                        ".rejects(",
+                        ".callsFake(",
+                        ".throws(",
+                    ]
+                    .iter()
+                    .any(|w| chain.starts_with(w.as_bytes()))
+                }
+                // (`and_wrap_original { … }` and `wraps=lambda …` may answer
+                // anything: only the real method handed on calls through.)
+                Language::Ruby => !stub_text.contains("and_call_original"),
+                Language::Python => !stub_text.split_once("wraps=").is_some_and(|(_, w)| {
+                    let w = w.split([',', ')']).next().unwrap_or("").trim();
+                    w.ends_with(&format!(".{name}"))
+                }),
+                // (A partial mock that calls through: `doCallRealMethod()`,
+                // `thenCallRealMethod()`, MockK's `answers { callOriginal() }`.)
+                Language::Java => {
+                    let statement = self.java_statement(at);
+                    !["CallRealMethod", "callOriginal"]
+                        .iter()
+                        .any(|w| statement.contains(w))
+                }
+                _ => false,
+            };
+            let after = close.max(span.start).min(span.end);
+            let rest = String::from_utf8_lossy(&raw[after..span.end]);
+            // (Java: not in another stub or a verification of the same call.)
+            let rest = match self.language {
+                Language::Java => rest
+                    .lines()
+                    .filter(|l| !stub_or_verify().is_match(l.as_bytes()))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into(),
+                _ => rest,
+            };
+            // (A Java or Kotlin spy of the code under test, `spy(new X(…))`,
+            // `spyk(X(…))`, answers for itself: a stub of any of its methods, then
+            // any call of it, fakes what the test acts on.)
+            let spied_act = || {
+                let partial = match self.language {
+                    Language::Java => declared_spy(&self.src.code, owner),
+                    // (RSpec: a method of the subject itself stubbed, not a pause
+                    // or a clock it reads.)
+                    Language::Ruby => {
+                        ruby_subject(&self.src.code, owner) && !ENVIRONMENT.contains(&name)
+                    }
+                    _ => false,
+                };
+                partial
+                    && rest.match_indices(&format!("{owner}.")).any(|(at, _)| {
+                        let word = |c: char| c.is_alphanumeric() || c == '_';
+                        !rest[..at].ends_with(word)
+                            && rest[at + owner.len() + 1..]
+                                .trim_start_matches(word)
+                                .starts_with('(')
+                    })
+            };
+            fake && (calls(&rest, name, owner, by_path, self.language) || spied_act())
+        };
+        checked || acted()
     }
 }
