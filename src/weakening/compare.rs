@@ -287,15 +287,18 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
-    // A mock's expectation widened: a wrong call now passes it.
-    if let (Ok(old_raw), Ok(new_raw)) = (
+    let raw = (
         std::str::from_utf8(&old.src.raw[ou.span.clone()]),
         std::str::from_utf8(&new.src.raw[nu.span.clone()]),
-    ) && let Some((at, was, now, why)) = super::expectations::widened_expectation(
-        (old_raw, old_code),
-        (new_raw, new_code),
-        nf.rules.language,
-    ) {
+    );
+    // A mock's expectation widened: a wrong call now passes it.
+    if let (Ok(old_raw), Ok(new_raw)) = raw
+        && let Some((at, was, now, why)) = super::expectations::widened_expectation(
+            (old_raw, old_code),
+            (new_raw, new_code),
+            nf.rules.language,
+        )
+    {
         out.push(finding(
             nf.path,
             FindingKind::AssertionLoosened,
@@ -304,17 +307,32 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
-    // fast-check's `fc.assert` made `fc.check`: a counterexample is returned, unread.
-    if let Some(at) = super::generators::unasserted_property(old_code, new_code) {
+    // A sort added before an order check: the order it checked no longer matters.
+    if let (Ok(old_raw), Ok(new_raw)) = raw
+        && let Some(at) =
+            super::orders::sort_added((old_code, new_code), (old_raw, new_raw), &nu.leaf)
+    {
+        let line = new.src.line_of(nu.span.start + at);
         out.push(finding(
             nf.path,
             FindingKind::AssertionLoosened,
-            Some(new.src.line_of(nu.span.start + at.start)),
+            Some(line),
             format!(
-                "`{}`: `fc.assert` made `fc.check`, which returns a counterexample instead \
-                 of throwing it, so the property no longer fails the test",
-                nu.name
+                "`{}`: `{}` added: its check no longer sees the order it was about",
+                nu.name,
+                new.src.shown(line)
             ),
+            Some(&nu.name),
+        ));
+    }
+    // A throwing call made its returning sibling, the failure it returns unread.
+    if let Some((at, why)) = super::unread::unread_failure(old_code, new_code) {
+        let line = new.src.line_of(nu.span.start + at.start);
+        out.push(finding(
+            nf.path,
+            FindingKind::AssertionLoosened,
+            Some(line),
+            format!("`{}`: `{}`: {why}", nu.name, new.src.shown(line)),
             Some(&nu.name),
         ));
     }
@@ -512,6 +530,20 @@ pub(super) fn compare_bags(
     scope: Scope,
 ) -> Vec<Finding> {
     let one_test = matches!(scope, Scope::Test | Scope::Folded);
+    if std::env::var_os("GG_DBG").is_some() {
+        for i in before {
+            eprintln!(
+                "DBG- {:?} {:?} x{} parts={:?} wholes={:?}",
+                i.key, i.strength, i.mult, i.parts, i.wholes
+            );
+        }
+        for i in after {
+            eprintln!(
+                "DBG+ {:?} {:?} x{} parts={:?} wholes={:?}",
+                i.key, i.strength, i.mult, i.parts, i.wholes
+            );
+        }
+    }
     // The new test's code (`span` in `new`), when one test is compared.
     let code = span.clone().map(|r| &new.src.code[r]);
     // (By key, or by the text with the whole receiver: `x.y.Should().Be(1)`, keyed

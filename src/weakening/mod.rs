@@ -33,6 +33,7 @@ pub mod lexer;
 mod matching;
 pub mod model;
 mod opaque;
+mod orders;
 pub mod rules;
 mod setup;
 mod skips;
@@ -41,6 +42,7 @@ mod stubs;
 mod swallow;
 mod tables;
 mod units;
+mod unread;
 
 use std::borrow::Cow;
 use std::collections::HashSet;

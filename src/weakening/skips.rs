@@ -138,6 +138,20 @@ impl Model<'_> {
                 }
                 full = checks::squeeze(&raw);
             }
+            // An xUnit trait or NUnit category that names such a set
+            // (`[Trait("Category", "Quarantine")]`, `[Category("Flaky")]`).
+            if self.language == Language::CSharp
+                && (text.contains("Trait") || text.contains("Category"))
+            {
+                let open = start + text.find(['T', 'C']).unwrap_or(0);
+                let open = open + self.src.code[open..].find('(').unwrap_or(0);
+                let close = self.src.close_of(open).min(code.len());
+                let raw = String::from_utf8_lossy(&self.src.raw[start..close]).into_owned();
+                if !excluded_group(&raw) {
+                    continue;
+                }
+                full = checks::squeeze(&raw);
+            }
             if self.language == Language::Rust && text.starts_with('#') {
                 let end = self.src.close_of(start + text.find('[').unwrap_or(0));
                 full = checks::squeeze(&self.src.code[start..end.min(code.len())]);

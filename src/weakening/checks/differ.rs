@@ -642,6 +642,9 @@ const LOOSER: &[(&str, &str)] = &[
     ("exactly", "at_most"),
     ("have_content", "have_css"),
     ("have_text", "have_css"),
+    // (Spring's `jsonPath("$.status").value("SHIPPED")` → `.exists()`.)
+    ("value", "exists"),
+    ("value", "isNotEmpty"),
 ];
 
 /// The last name of the call a piece of a check starts with (`PanicsWithError` of
