@@ -48,7 +48,7 @@ fn feeds_tests(line: &str, provided: bool) -> bool {
 /// Whether a file's tests take rows from a provider that a line may narrow.
 fn has_provider(language: Language, file: &str) -> bool {
     match language {
-        Language::Java => file.contains("@MethodSource"),
+        Language::Java => file.contains("@MethodSource") || file.contains("@DataProvider"),
         Language::CSharp => ["MemberData", "TestCaseSource", "ClassData", "DynamicData"]
             .iter()
             .any(|w| file.contains(w)),
@@ -80,11 +80,29 @@ fn narrowed(old: &str, new: &str) -> bool {
         && added.contains(removed.trim_start_matches(['.', '(', '[', ' ']))
 }
 
-/// Elements of rstest's `#[values(…)]` or a `@ValueSource` list: its top-level commas.
+/// The name of an RSpec `let!(:name)` made `let(:name)`, the rest of the line the same.
+fn lazy_let<'a>(was: &str, now: &'a str) -> Option<&'a str> {
+    let rest = now.strip_prefix("let(:")?;
+    (was.strip_prefix("let!(:")? == rest).then(|| {
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        &rest[..end]
+    })
+}
+
+/// Elements of rstest's `#[values(…)]`, a `@ValueSource` list or a pytest fixture's
+/// `params=[…]` (each runs every test that takes the fixture): its top-level commas.
 fn values_count(line: &str) -> Option<usize> {
-    let at = ["#[values(", "@ValueSource("]
-        .iter()
-        .find_map(|w| line.find(w).map(|i| i + w.len()))?;
+    let fixture = line
+        .contains("fixture(")
+        .then(|| line.find("params=[").map(|i| i + "params=[".len()))
+        .flatten();
+    let at = fixture.or_else(|| {
+        ["#[values(", "@ValueSource("]
+            .iter()
+            .find_map(|w| line.find(w).map(|i| i + w.len()))
+    })?;
     let body = &line[at..];
     // (`@ValueSource(ints = {1, 2})`: the array's elements.)
     let body = match body.find('{') {
@@ -117,6 +135,31 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
     let property = super::generators::generates_inputs(b);
     let mut out = Vec::new();
     for op in TextDiff::from_lines(a.as_str(), b.as_str()).ops() {
+        // A filter given a line of its own in a provider's chain (`.filter(r ->
+        // !r.currency().equals("JPY"))` inserted before `.toArray(Object[][]::new)`).
+        if op.tag() == DiffTag::Insert && provided && op.new_range().len() == 1 {
+            let line = op.new_range().start;
+            let text = news.get(line).map_or("", |l| l.trim());
+            if text.starts_with('.') && FILTERS.iter().any(|f| text.starts_with(f)) {
+                let at = new.src.line_start(line);
+                let test = new
+                    .unit_at(at)
+                    .map(|u| &new.units[u])
+                    .filter(|u| u.role == Role::Test)
+                    .map(|u| u.name.clone());
+                out.push(finding(
+                    file.path,
+                    FindingKind::TestRemoved,
+                    Some(line),
+                    format!(
+                        "`{}`: the rows its tests run over are filtered",
+                        new.src.shown(line)
+                    ),
+                    test.as_deref(),
+                ));
+            }
+            continue;
+        }
         if op.tag() != DiffTag::Replace {
             continue;
         }
@@ -155,7 +198,23 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
                 test.as_deref(),
             ));
         };
-        if test.is_none()
+        if let Some(name) = lazy_let(&was, &now)
+            && let Some(unnamed) = new.units.iter().find(|u| {
+                u.role == Role::Test
+                    && u.span.start > new.src.line_start(line)
+                    && !super::checks::mentions(&b[u.span.clone()], name)
+            })
+        {
+            push(
+                FindingKind::AssertionLoosened,
+                format!(
+                    "`{}`: `let!` made lazy: tests that do not name `{name}` (`{}`) no longer \
+                     get what it makes, so checks that need it there pass without it",
+                    shown(),
+                    unnamed.name
+                ),
+            );
+        } else if test.is_none()
             && property
             && let Some((a, b)) = super::generators::shared_narrowed(&was, &now)
         {

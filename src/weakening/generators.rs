@@ -127,7 +127,65 @@ fn narrowed_generator(old: &str, new: &str) -> Option<(Span, Span)> {
         }
         return first;
     }
-    constrained(old, new).or_else(|| made_constant(old, new))
+    constrained(old, new)
+        .or_else(|| made_constant(old, new))
+        .or_else(|| filtered(old, new))
+        .or_else(|| unbounded_made_bounded(old, new))
+}
+
+/// A strategy given a filter, on one line (`st.text()` → `st.text().filter(lambda s:
+/// s.isascii())`): the inputs that fail it are never tried.
+fn filtered(old: &str, new: &str) -> Option<(Span, Span)> {
+    let (ra, rb) = difference(old, new);
+    let now = &new[rb.clone()];
+    (old[ra.clone()].trim().is_empty()
+        && !now.contains('\n')
+        && [".filter(", ".filter {", ".filter{"]
+            .iter()
+            .any(|f| now.starts_with(f)))
+    .then_some((ra, rb))
+}
+
+/// Names of a type's largest or smallest value, read as a bound that is none.
+const UNBOUNDED: &[(&str, &str)] = &[
+    ("Number.MAX_SAFE_INTEGER", "9007199254740991"),
+    ("Number.MIN_SAFE_INTEGER", "-9007199254740991"),
+    ("Number.MAX_VALUE", "1e308"),
+    ("sys.maxsize", "9223372036854775807"),
+    ("Integer.MAX_VALUE", "2147483647"),
+    ("Integer.MIN_VALUE", "-2147483648"),
+    ("Long.MAX_VALUE", "9223372036854775807"),
+    ("Long.MIN_VALUE", "-9223372036854775808"),
+    ("Int.MAX_VALUE", "2147483647"),
+    ("Int.MIN_VALUE", "-2147483648"),
+    ("i32::MAX", "2147483647"),
+    ("i64::MAX", "9223372036854775807"),
+    ("u32::MAX", "4294967295"),
+    ("u64::MAX", "18446744073709551615"),
+    ("usize::MAX", "18446744073709551615"),
+];
+
+/// A bound written as a type's largest value (`max: Number.MAX_SAFE_INTEGER`) made a
+/// number below it (`max: 999`): the texts where they differ.
+fn unbounded_made_bounded(old: &str, new: &str) -> Option<(Span, Span)> {
+    let named = UNBOUNDED
+        .iter()
+        .filter(|(n, _)| old.contains(n))
+        .collect::<Vec<_>>();
+    if named.is_empty() {
+        return None;
+    }
+    let read = |t: &str| {
+        named
+            .iter()
+            .fold(t.to_string(), |t, (name, value)| t.replace(name, value))
+    };
+    let (a, b) = (read(old), read(new));
+    let (ba, bb) = (bounds(&a), bounds(&b));
+    if a == b || ba.len() != bb.len() || blanked(&a, &ba) != blanked(&b, &bb) {
+        return None;
+    }
+    narrowed_generator(&a, &b).map(|_| difference(old, new))
 }
 
 /// The one part of `old` and `new` that differs, widened to whole words (`st.text()`

@@ -249,6 +249,26 @@ fn declared_spy(code: &str, owner: &str) -> bool {
     })
 }
 
+/// Java or Kotlin code without its stubs and verifications, each taken out with the
+/// lines of its block (`verifyOrder {\n a.f()\n b.g()\n }`).
+fn without_stubs_and_verifications(code: &str) -> String {
+    let b = code.as_bytes();
+    let mut out = String::with_capacity(code.len());
+    let mut at = 0;
+    for m in stub_or_verify().find_iter(b) {
+        if m.start() < at {
+            continue;
+        }
+        let from = code[..m.start()].rfind('\n').map_or(0, |i| i + 1).max(at);
+        let close = matching_close(b, m.end() - 1).unwrap_or(m.end());
+        let to = code[close..].find('\n').map_or(code.len(), |i| close + i);
+        out.push_str(&code[at..from]);
+        at = to;
+    }
+    out.push_str(&code[at..]);
+    out
+}
+
 /// Whether `owner` is an RSpec spec's subject: `subject(:owner)`, or `subject` itself.
 fn ruby_subject(code: &str, owner: &str) -> bool {
     owner == "subject"
@@ -653,14 +673,10 @@ impl Model<'_> {
             };
             let after = close.max(span.start).min(span.end);
             let rest = String::from_utf8_lossy(&raw[after..span.end]);
-            // (Java: not in another stub or a verification of the same call.)
+            // (Java: not in another stub or a verification of the same call, the whole
+            // of its block: `verifyOrder {` over lines.)
             let rest = match self.language {
-                Language::Java => rest
-                    .lines()
-                    .filter(|l| !stub_or_verify().is_match(l.as_bytes()))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-                    .into(),
+                Language::Java => without_stubs_and_verifications(&rest).into(),
                 _ => rest,
             };
             // (A Java or Kotlin spy of the code under test, `spy(new X(…))`,

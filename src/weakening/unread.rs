@@ -18,6 +18,12 @@ const SWAPS: &[(&str, &str, &str)] = &[
         "a block that runs out of time now gives `null` instead of failing, so the \
          checks in it may never run",
     ),
+    (
+        "Promise.all",
+        "Promise.allSettled",
+        "`Promise.allSettled` resolves whether or not each promise failed, so the \
+         checks in them no longer fail the test",
+    ),
 ];
 
 /// Where the returning call is written in `new`, and what the swap means, when `new`
@@ -28,6 +34,24 @@ pub(super) fn unread_failure(
 ) -> Option<(std::ops::Range<usize>, &'static str)> {
     let (ra, rb) = super::generators::difference(old, new);
     let (was, now) = (&old[ra], &new[rb.clone()]);
+    // `asyncio.gather(…, return_exceptions=True)`, awaited as a statement: each
+    // failure comes back as a value nobody reads.
+    if now
+        .strip_suffix("return_exceptions=True")
+        .is_some_and(|n| n.trim_end_matches([',', ' ']) == was.trim_end_matches([',', ' ']))
+    {
+        let line = new[..rb.start]
+            .rsplit('\n')
+            .next()
+            .unwrap_or("")
+            .trim_start();
+        let line = line.strip_prefix("await ").unwrap_or(line);
+        return (line.starts_with("asyncio.gather(") || line.starts_with("gather(")).then_some((
+            rb,
+            "`return_exceptions=True` hands each failure back as a value, so the checks \
+             in the gathered coroutines no longer fail the test",
+        ));
+    }
     let why = SWAPS
         .iter()
         .find(|(a, b, _)| was == *a && now == *b)
@@ -50,6 +74,18 @@ mod tests {
         assert!(read(
             "  withTimeout(1_000) {\n ch.receive() shouldBe 1\n }",
             "  withTimeoutOrNull(1_000) {\n ch.receive() shouldBe 1\n }"
+        ));
+        assert!(read(
+            "  await asyncio.gather(*checks)\n",
+            "  await asyncio.gather(*checks, return_exceptions=True)\n"
+        ));
+        assert!(!read(
+            "  results = await asyncio.gather(*jobs)\n",
+            "  results = await asyncio.gather(*jobs, return_exceptions=True)\n"
+        ));
+        assert!(read(
+            "  await Promise.all(checks);",
+            "  await Promise.allSettled(checks);"
         ));
         assert!(!read(
             "  withTimeout(1_000) {",

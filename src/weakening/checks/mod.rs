@@ -746,6 +746,26 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     {
         return Strength::Weak;
     }
+    // pandas' `assert_frame_equal(a, b, check_exact=False, …)` (and its kin): values
+    // compared with a tolerance, or parts of the frames left out.
+    if rules.language == Language::Python
+        && key.starts_with("assert_")
+        && [
+            "check_exact=False",
+            "check_dtype=False",
+            "check_names=False",
+            "check_index_type=False",
+            "check_column_type=False",
+            "check_categorical=False",
+            "check_freq=False",
+            "check_order=False",
+            "check_like=True",
+        ]
+        .iter()
+        .any(|k| key.contains(k))
+    {
+        return Strength::Weak;
+    }
     // `expectTypeOf(x)…` (vitest, expect-type) checks the type at compile time: no
     // value is ever compared.
     if rules.language == Language::JavaScript && key.starts_with("expectTypeOf(") {
