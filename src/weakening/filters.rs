@@ -132,7 +132,8 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
     let news: Vec<&str> = b.lines().collect();
     // (Read once: a test file may have many lines edited.)
     let provided = has_provider(language, a) || has_provider(language, b);
-    let property = super::generators::generates_inputs(b);
+    // (Read once, and only for a line that may narrow a shared generator.)
+    let property = std::cell::OnceCell::new();
     let mut out = Vec::new();
     for op in TextDiff::from_lines(a.as_str(), b.as_str()).ops() {
         // A filter given a line of its own in a provider's chain (`.filter(r ->
@@ -215,8 +216,8 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
                 ),
             );
         } else if test.is_none()
-            && property
-            && let Some((a, b)) = super::generators::shared_narrowed(&was, &now)
+            && let Some((sa, sb)) = super::generators::shared_narrowed(&was, &now)
+            && *property.get_or_init(|| super::generators::generates_inputs(b))
         {
             push(
                 FindingKind::TestRemoved,
@@ -224,8 +225,8 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
                     "`{}`: a generator the file's property tests share is narrowed (`{}` → \
                      `{}`)",
                     shown(),
-                    &was[a],
-                    &now[b]
+                    &was[sa],
+                    &now[sb]
                 ),
             );
         } else if (feeds_tests(&was, provided) || feeds_tests(&now, provided))

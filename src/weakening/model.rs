@@ -1838,17 +1838,25 @@ impl<'a> Model<'a> {
                 let value = lead.strip_suffix("&&")?.trim();
                 (!value.is_empty()).then(|| format!("{value} is set"))
             }
-            Language::Java => ["?.let", "?.also", "?.run", "?.apply", ".ifPresent("]
-                .iter()
-                .flat_map(|w| window.match_indices(w).map(|(i, _)| i))
-                .find_map(|i| {
-                    let open = from + i + code[from + i..at].find(['{', '('])?;
-                    (self.src.close_of(open) > at).then(|| {
-                        let line_start = self.src.line_start(self.src.line_of(from + i));
-                        let value = checks::squeeze(&self.src.text(line_start..from + i));
-                        format!("{value} is there")
-                    })
-                }),
+            Language::Java => [
+                "?.let",
+                "?.also",
+                "?.run",
+                "?.apply",
+                ".ifPresent(",
+                ".onSuccess",
+                ".onFailure",
+            ]
+            .iter()
+            .flat_map(|w| window.match_indices(w).map(|(i, _)| i))
+            .find_map(|i| {
+                let open = from + i + code[from + i..at].find(['{', '('])?;
+                (self.src.close_of(open) > at).then(|| {
+                    let line_start = self.src.line_start(self.src.line_of(from + i));
+                    let value = checks::squeeze(&self.src.text(line_start..from + i));
+                    format!("{value} is there")
+                })
+            }),
             Language::Rust => window.match_indices(" else {").find_map(|(i, _)| {
                 let open = from + i + " else ".len();
                 let close = self.src.close_of(open);
