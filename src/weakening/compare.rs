@@ -2139,6 +2139,21 @@ fn rewritten_checks(
             Some(&nu.name),
         ));
     }
+    // Hypothesis told to run only the explicit examples.
+    if let Some(at) = super::generators::generation_turned_off(old_code, new_code) {
+        let line = new.src.line_of(nu.span.start + at);
+        out.push(finding(
+            path,
+            FindingKind::TestRemoved,
+            Some(line),
+            format!(
+                "`{}`: `{}`: no generated input runs, only its explicit examples",
+                nu.name,
+                new.src.shown(line)
+            ),
+            Some(&nu.name),
+        ));
+    }
     // A throwing call made its returning sibling, the failure it returns unread.
     if let Some((at, why)) = super::unread::unread_failure(old_code, new_code) {
         let line = new.src.line_of(nu.span.start + at.start);

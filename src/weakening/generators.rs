@@ -67,6 +67,21 @@ pub(super) fn narrowed(old: &str, new: &str) -> Option<(Span, Span)> {
     narrowed_generator(old, new)
 }
 
+/// Hypothesis told not to generate (`@settings(phases=[Phase.explicit])`): only the
+/// `@example`s run. Where the `phases=` setting is in `new`, when `old` generated.
+pub(super) fn generation_turned_off(old: &str, new: &str) -> Option<usize> {
+    let phases = |t: &str| -> Option<(usize, bool)> {
+        let at = t.find("phases=")?;
+        let list = &t[at..];
+        let end = list.find([')', ']']).unwrap_or(list.len());
+        Some((at, list[..end].contains("Phase.generate")))
+    };
+    match (phases(old), phases(new)) {
+        (None | Some((_, true)), Some((at, false))) => Some(at),
+        _ => None,
+    }
+}
+
 /// Whether a file's tests generate their inputs.
 pub(super) fn generates_inputs(file: &str) -> bool {
     PROPERTY.iter().any(|p| file.contains(p))
