@@ -157,24 +157,13 @@ pub(super) fn widened_expectation(
 /// The part of two texts that differs, with a little of what surrounds it.
 fn around_difference(a: &str, b: &str) -> (String, String) {
     const CONTEXT: usize = 24;
-    let prefix = a
-        .char_indices()
-        .zip(b.chars())
-        .find(|((_, x), y)| x != y)
-        .map_or(a.len().min(b.len()), |((i, _), _)| i);
-    let suffix = a[prefix..]
-        .chars()
-        .rev()
-        .zip(b[prefix..].chars().rev())
-        .take_while(|(x, y)| x == y)
-        .map(|(x, _)| x.len_utf8())
-        .sum::<usize>();
-    let show = |t: &str| {
-        let mut from = prefix.saturating_sub(CONTEXT);
+    let (ra, rb) = super::source::difference(a, b);
+    let show = |t: &str, r: std::ops::Range<usize>| {
+        let mut from = r.start.saturating_sub(CONTEXT);
         while !t.is_char_boundary(from) {
             from -= 1;
         }
-        let mut to = (t.len() - suffix + CONTEXT).min(t.len());
+        let mut to = (r.end + CONTEXT).min(t.len());
         while !t.is_char_boundary(to) {
             to += 1;
         }
@@ -185,7 +174,7 @@ fn around_difference(a: &str, b: &str) -> (String, String) {
             if to < t.len() { "…" } else { "" }
         )
     };
-    (show(a), show(b))
+    (show(a, ra), show(b, rb))
 }
 
 #[cfg(test)]

@@ -134,6 +134,16 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
     let provided = has_provider(language, a) || has_provider(language, b);
     // (Read once, and only for a line that may narrow a shared generator.)
     let property = std::cell::OnceCell::new();
+    // The test a line of the new file sits in.
+    let test_at = |line: usize| {
+        let at = new
+            .src
+            .line_start(line.min(new.src.line_count().saturating_sub(1)));
+        new.unit_at(at)
+            .map(|u| &new.units[u])
+            .filter(|u| u.role == Role::Test)
+            .map(|u| u.name.clone())
+    };
     let mut out = Vec::new();
     for op in TextDiff::from_lines(a.as_str(), b.as_str()).ops() {
         // A filter given a line of its own in a provider's chain (`.filter(r ->
@@ -142,12 +152,7 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
             let line = op.new_range().start;
             let text = news.get(line).map_or("", |l| l.trim());
             if text.starts_with('.') && FILTERS.iter().any(|f| text.starts_with(f)) {
-                let at = new.src.line_start(line);
-                let test = new
-                    .unit_at(at)
-                    .map(|u| &new.units[u])
-                    .filter(|u| u.role == Role::Test)
-                    .map(|u| u.name.clone());
+                let test = test_at(line);
                 out.push(finding(
                     file.path,
                     FindingKind::TestRemoved,
@@ -181,14 +186,7 @@ pub(super) fn rows_filtered(file: &File, old: &Model, new: &Model) -> Vec<Findin
         };
         let (was, now) = (join(&olds, o.clone()), join(&news, n.clone()));
         let line = n.start;
-        let at = new
-            .src
-            .line_start(line.min(new.src.line_count().saturating_sub(1)));
-        let test = new
-            .unit_at(at)
-            .map(|u| &new.units[u])
-            .filter(|u| u.role == Role::Test)
-            .map(|u| u.name.clone());
+        let test = test_at(line);
         let shown = || new.src.shown(line);
         let mut push = |kind, detail: String| {
             out.push(finding(

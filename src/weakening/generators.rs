@@ -151,7 +151,7 @@ fn narrowed_generator(old: &str, new: &str) -> Option<(Span, Span)> {
 /// A strategy given a filter, on one line (`st.text()` → `st.text().filter(lambda s:
 /// s.isascii())`): the inputs that fail it are never tried.
 fn filtered(old: &str, new: &str) -> Option<(Span, Span)> {
-    let (ra, rb) = difference(old, new);
+    let (ra, rb) = super::source::difference(old, new);
     let now = &new[rb.clone()];
     (old[ra.clone()].trim().is_empty()
         && !now.contains('\n')
@@ -200,55 +200,14 @@ fn unbounded_made_bounded(old: &str, new: &str) -> Option<(Span, Span)> {
     if a == b || ba.len() != bb.len() || blanked(&a, &ba) != blanked(&b, &bb) {
         return None;
     }
-    narrowed_generator(&a, &b).map(|_| difference(old, new))
-}
-
-/// The one part of `old` and `new` that differs, widened to whole words (`st.text()`
-/// → `st.just("")` differs in `st.text()`, not in `text()`): where it is, old and new.
-pub(super) fn difference(old: &str, new: &str) -> (Span, Span) {
-    let (a, b) = (old.as_bytes(), new.as_bytes());
-    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let most = a.len().min(b.len()) - start;
-    let tail = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(most)
-        .take_while(|(x, y)| x == y)
-        .count();
-    let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':');
-    while start > 0 && word(a[start - 1]) {
-        start -= 1;
-    }
-    let (mut end_a, mut end_b) = (a.len() - tail, b.len() - tail);
-    // (And whole calls: `st.text()` → `st.just("")` share their last `)`.)
-    let open = |t: &[u8]| {
-        let count = |c| t.iter().filter(|&&x| x == c).count();
-        count(b'(') > count(b')')
-    };
-    while end_a < a.len()
-        && end_b < b.len()
-        && (word(a[end_a]) || open(&a[start..end_a]) || open(&b[start..end_b]))
-    {
-        end_a += 1;
-        end_b += 1;
-    }
-    // (Whole characters: the bytes compared may stop inside one.)
-    while !old.is_char_boundary(start) || !new.is_char_boundary(start) {
-        start -= 1;
-    }
-    while !old.is_char_boundary(end_a) || !new.is_char_boundary(end_b) {
-        end_a += 1;
-        end_b += 1;
-    }
-    (start..end_a, start..end_b)
+    narrowed_generator(&a, &b).map(|_| super::source::difference(old, new))
 }
 
 /// A generator replaced by one that gives a single value, on one line
 /// (`fc.property(cents, currency, …)` → `fc.property(cents, fc.constant('USD'), …)`,
 /// `vec(any::<u8>(), …)` → `vec(Just(b'a'), …)`): where, old and new.
 fn made_constant(old: &str, new: &str) -> Option<(Span, Span)> {
-    let (ra, rb) = difference(old, new);
+    let (ra, rb) = super::source::difference(old, new);
     let (was, now) = (&old[ra.clone()], &new[rb.clone()]);
     let constants = |t: &str| CONSTANT.iter().map(|c| t.matches(c).count()).sum::<usize>();
     (!was.trim().is_empty()

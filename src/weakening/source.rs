@@ -614,6 +614,47 @@ fn value_group(text: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
+/// The one part of `old` and `new` that differs, widened to whole words (`st.text()`
+/// → `st.just("")` differs in `st.text()`, not in `text()`): where it is, old and new.
+pub(super) fn difference(old: &str, new: &str) -> (Range<usize>, Range<usize>) {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let most = a.len().min(b.len()) - start;
+    let tail = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(most)
+        .take_while(|(x, y)| x == y)
+        .count();
+    let word = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':');
+    while start > 0 && word(a[start - 1]) {
+        start -= 1;
+    }
+    let (mut end_a, mut end_b) = (a.len() - tail, b.len() - tail);
+    // (And whole calls: `st.text()` → `st.just("")` share their last `)`.)
+    let open = |t: &[u8]| {
+        let count = |c| t.iter().filter(|&&x| x == c).count();
+        count(b'(') > count(b')')
+    };
+    while end_a < a.len()
+        && end_b < b.len()
+        && (word(a[end_a]) || open(&a[start..end_a]) || open(&b[start..end_b]))
+    {
+        end_a += 1;
+        end_b += 1;
+    }
+    // (Whole characters: the bytes compared may stop inside one.)
+    while !old.is_char_boundary(start) || !new.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !old.is_char_boundary(end_a) || !new.is_char_boundary(end_b) {
+        end_a += 1;
+        end_b += 1;
+    }
+    (start..end_a, start..end_b)
+}
+
 /// The bracket closing the group that opens at `open` (the counterpart of
 /// [`matching_open`]).
 pub(super) fn matching_close(code: &[u8], open: usize) -> Option<usize> {

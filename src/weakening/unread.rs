@@ -32,7 +32,7 @@ pub(super) fn unread_failure(
     old: &str,
     new: &str,
 ) -> Option<(std::ops::Range<usize>, &'static str)> {
-    let (ra, rb) = super::generators::difference(old, new);
+    let (ra, rb) = super::source::difference(old, new);
     let (was, now) = (&old[ra], &new[rb.clone()]);
     // `asyncio.gather(…, return_exceptions=True)`, awaited as a statement: each
     // failure comes back as a value nobody reads.
