@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::binding::{self, Bindings};
 use super::checks::{self, Strength, unrepeated};
 use super::model::{Model, Role, Unit, within};
 use super::rules::{Language, Rules};
@@ -39,6 +40,10 @@ pub(super) struct Item {
     /// Its canonical text with the whole receiver (`response.Error.Should()…` where
     /// the key has `Error.Should()…`), when that differs from the key.
     pub(super) full: Option<String>,
+    /// In a helper the test calls: its canonical text with the helper's names read as
+    /// each call gave them (see `binding`), when that differs from the key. A check
+    /// written inline before is not lost when a call makes it so.
+    pub(super) bound: Vec<String>,
 }
 
 impl Item {
@@ -65,6 +70,7 @@ impl Item {
             looped: false,
             setup: false,
             full: None,
+            bound: Vec::new(),
         }
     }
 }
@@ -186,14 +192,25 @@ pub(super) fn bag(model: &Model, unit: &Unit, rules: &Rules) -> Vec<Item> {
         unit.cases * unit.included
     };
     collect(
-        model, unit, rules, 0, cases, 1, true, false, &mut seen, &mut out,
+        model,
+        unit,
+        rules,
+        0,
+        cases,
+        1,
+        true,
+        false,
+        &[],
+        &mut seen,
+        &mut out,
     );
     out
 }
 
 /// [`bag`]'s walk: the checks of `unit`, each covering `cases`, then those of the
 /// helpers it calls (`own`: `unit` is the test itself, not a helper; `floating`: an
-/// async helper called and not awaited, whose checks nobody waits for).
+/// async helper called and not awaited, whose checks nobody waits for; `bindings`:
+/// what the names of a helper the test calls stand for in each of its calls).
 #[allow(clippy::too_many_arguments)]
 fn collect(
     model: &Model,
@@ -204,6 +221,7 @@ fn collect(
     calls: usize,
     own: bool,
     floating: bool,
+    bindings: &[Bindings],
     seen: &mut HashSet<String>,
     out: &mut Vec<Item>,
 ) {
@@ -239,6 +257,19 @@ fn collect(
                 } else {
                     1
                 };
+                // (Its names read as each call of the test gave them.)
+                let bound: Vec<Bindings> = match depth {
+                    0 => model
+                        .checks_of(unit)
+                        .iter()
+                        .filter(|&&o| model.check_helper_call(o) == Some(helper.leaf.as_str()))
+                        .map(|&o| checks::squeeze(&model.src.text(model.checks[o].span.clone())))
+                        .collect::<HashSet<_>>()
+                        .iter()
+                        .filter_map(|call| binding::bind(model, helper, call))
+                        .collect(),
+                    _ => Vec::new(),
+                };
                 collect(
                     model,
                     helper,
@@ -248,6 +279,7 @@ fn collect(
                     calls * made,
                     false,
                     floating || model.async_helper_unawaited(unit, &helper.leaf, helper),
+                    &bound,
                     seen,
                     out,
                 );
@@ -318,8 +350,14 @@ fn collect(
             } else {
                 1
             };
+            let bound = bindings
+                .iter()
+                .map(|b| binding::apply(b, &key, rules).0)
+                .filter(|b| *b != key)
+                .collect();
             out.push(Item {
                 key,
+                bound,
                 strength,
                 line: model.checks[c].line,
                 mult: mult * cases * per_call,
@@ -383,17 +421,24 @@ fn collect(
                 } else {
                     0
                 };
+                let sites: HashSet<String> = model
+                    .call_sites(unit, name)
+                    .into_iter()
+                    .filter(|(_, line)| !lines.contains(line))
+                    .map(|(text, _)| text)
+                    .collect();
                 let made = if through > 0 && !model.calls_directly(unit, name) {
                     through
                 } else {
-                    model
-                        .call_sites(unit, name)
-                        .into_iter()
-                        .filter(|(_, line)| !lines.contains(line))
-                        .map(|(text, _)| text)
-                        .collect::<HashSet<_>>()
-                        .len()
-                        .max(1)
+                    sites.len().max(1)
+                };
+                // (Its names read as each call of the test gave them.)
+                let bound: Vec<Bindings> = match (depth, through) {
+                    (0, 0) => sites
+                        .iter()
+                        .filter_map(|call| binding::bind(model, h, call))
+                        .collect(),
+                    _ => Vec::new(),
                 };
                 let (cases, calls) = (cases * rows, calls * made);
                 let floating = floating || model.async_helper_unawaited(unit, name, h);
@@ -406,6 +451,7 @@ fn collect(
                     calls,
                     false,
                     floating,
+                    &bound,
                     seen,
                     out,
                 );

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::bags::{Appeared, Item, bag, distinct_checks, loose_bag};
-use super::checks::{shape, unrepeated};
+use super::checks::{Strength, shape, unrepeated};
 use super::compare::{
     Scope, assert_mode_loosened, bounds_in_data, compare_bags, compare_helpers, compare_merged,
     compare_pair, helpers_changed, shadowing,
@@ -231,9 +231,18 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                     *wanted.entry(k).or_default() += old.units[*u].cases;
                 }
             }
+            // (A helper's check counts under each key a call makes it, see `binding`.)
             let mut made: HashMap<&str, usize> = HashMap::new();
             for i in news.iter().flatten() {
                 *made.entry(unrepeated(&i.key)).or_default() += i.mult;
+                // (Once per call: an exact check's `mult` counts all the calls.)
+                let per_call = match i.strength {
+                    Strength::Equality => i.mult / i.calls.max(1),
+                    _ => i.mult,
+                };
+                for b in &i.bound {
+                    *made.entry(unrepeated(b)).or_default() += per_call.max(1);
+                }
             }
             let all = wanted.keys().all(|k| made.contains_key(k));
             let none_fewer = wanted

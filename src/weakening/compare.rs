@@ -500,14 +500,34 @@ pub(super) fn compare_bags(
             );
         }
     }
+    if std::env::var_os("GG_DBG").is_some() {
+        for i in before {
+            eprintln!(
+                "DBG- {:?} {:?} x{} parts={:?} wholes={:?}",
+                i.key, i.strength, i.mult, i.parts, i.wholes
+            );
+        }
+        for i in after {
+            eprintln!(
+                "DBG+ {:?} {:?} x{} parts={:?} wholes={:?}",
+                i.key, i.strength, i.mult, i.parts, i.wholes
+            );
+        }
+    }
     // The new test's code (`span` in `new`), when one test is compared.
     let code = span.clone().map(|r| &new.src.code[r]);
     // (By key, or by the text with the whole receiver: `x.y.Should().Be(1)`, keyed
     // `y.Should()…`, is `Assert.Equal(1, x.y)`.)
+    // (Or as a helper's check reads with a call's values: `assert_equal(1510,
+    // @invoice.net_total)` moved into `assert_totals(invoice, net:)`, see `binding`.)
     fn texts(items: &[Item]) -> HashSet<&str> {
         items
             .iter()
-            .flat_map(|i| std::iter::once(i.key.as_str()).chain(i.full.as_deref()))
+            .flat_map(|i| {
+                std::iter::once(i.key.as_str())
+                    .chain(i.full.as_deref())
+                    .chain(i.bound.iter().map(String::as_str))
+            })
             .collect()
     }
     let (old_keys, new_keys) = (texts(before), texts(after));
@@ -760,18 +780,28 @@ pub(super) fn compare_bags(
                                 .is_some_and(|full| checks::needs(full, value, file.rules)))
                         && assigned_once(value, a.line)
                 })
+            }) && !checks::nonempty_only(&l.key, file.rules).is_some_and(|value| {
+                // (Likewise a check that it is not empty beside an exact check of its
+                // size above zero: `assert!(!map.is_empty())` with `assert_eq!(map.len(),
+                // 3)`.)
+                after.iter().any(|a| {
+                    a.alt.is_none()
+                        && !a.looped
+                        && a.strength == Strength::Equality
+                        && checks::pins_nonzero_size(&a.key, value)
+                })
             })
         })
         .collect();
     // An exact check of a caught error's message whose text a gained exact check of the
     // expected error now pins (`assertEquals("m", e.getMessage())` beside
     // `assertThrows(…)` → `assertThatThrownBy(…).isInstanceOf(…).hasMessage("m")`,
-    // `Assert.Equal("m", ex.Message)` → `.Should().Throw<E>().WithMessage("m")`): the
-    // message is checked there.
+    // `Assert.Equal("m", ex.Message)` → `.Should().Throw<E>().WithMessage("m")`, and so for
+    // `ex.ParamName` and `WithParameterName("p")`): the message is checked there.
     let lost: Vec<&Item> = lost
         .into_iter()
         .filter(|l| {
-            let message = [".Message", ".getMessage()", ".message"]
+            let message = [".Message", ".getMessage()", ".message", ".ParamName"]
                 .iter()
                 .any(|m| l.key.contains(m));
             !(message
@@ -991,6 +1021,13 @@ pub(super) fn compare_bags(
                 .any(|g| g.strength == Strength::Equality && checks::mentions(&g.key, ty))
         })
     };
+    let squeezed_code = || {
+        span.clone().map(|r| {
+            squeezed
+                .get_or_init(|| checks::squeeze(&new.src.text(r)))
+                .as_str()
+        })
+    };
     let widened = lost.iter().find_map(|l| {
         all_gained.iter().find_map(|g| {
             if checks::bound_widened(&l.key, &g.key) {
@@ -1003,6 +1040,19 @@ pub(super) fn compare_bags(
                 Some((*l, *g, "any exception of the wider type now passes"))
             } else if l.strength == Strength::Equality && checks::size_for_content(&l.key, &g.key) {
                 Some((*l, *g, "only its size is checked now"))
+            } else if l.strength == Strength::Equality && checks::status_for_class(&l.key, &g.key) {
+                Some((*l, *g, "any status of its class now passes"))
+            } else if l.strength == Strength::Equality
+                && g.strength == Strength::Equality
+                && g.parts.iter().any(|p| l.parts.contains(p))
+                && checks::copies_actual(&g.key, &g.parts, squeezed_code())
+                && !checks::copies_actual(&l.key, &l.parts, None)
+            {
+                Some((
+                    *l,
+                    *g,
+                    "the expected value is built from the actual, so what it copies is compared with itself",
+                ))
             } else if l.strength != Strength::Void && checks::order_dropped(&l.key, &g.key) {
                 Some((*l, *g, "the order is no longer checked"))
             } else if code.is_some_and(|c| checks::bound_widened_derived(&l.key, &g.key, c)) {
@@ -1028,6 +1078,7 @@ pub(super) fn compare_bags(
             } else if let Some(why) = checks::loosened_in_place(&l.key, &g.key)
                 && l.strength != Strength::Void
                 && !(why == checks::LOOSE_EQUALITY && node_assert_imports(new).0)
+                && !(why == checks::PATTERN_CUT && renamed_away(&l.key, &g.key, old, new))
             {
                 Some((*l, *g, why))
             } else {
@@ -1890,13 +1941,24 @@ fn table_name(model: &Model, pos: usize) -> Option<String> {
     None
 }
 
+/// Whether the text a check searched for was the name of something the change renames
+/// away in the file (`contains("CookieServlet")` → `contains("Cookie")` as `CookieServlet`
+/// goes for a route `/Cookie`): the name it looked for no longer exists.
+fn renamed_away(was: &str, now: &str, old: &Model, new: &Model) -> bool {
+    checks::cut_name(was, now).is_some_and(|name| {
+        checks::mentions(&old.src.code, name) && !checks::mentions(&new.src.code, name)
+    })
+}
+
 /// Whether an expected-error check pins `text` (a string literal) as the error's message
-/// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`), not as an
+/// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`; its
+/// parameter, `WithParameterName("p")`), not as an
 /// input of the call it expects to fail (`assertThrows(E.class, () -> parse("m"))`).
 fn pins_message(key: &str, text: &str) -> bool {
     const MARKERS: &[&str] = &[
         "hasMessage(",
         "WithMessage(",
+        "WithParameterName(",
         "withMessage(",
         "Message==",
         "message==",

@@ -47,6 +47,12 @@ const KNOBS: &[Knob] = &[
         pattern: r"\bProptestConfig[ \t]*\{[^{}]*?\bcases[ \t]*:[ \t]*([0-9][0-9_]*)\b",
         default: 256,
     },
+    // QuickCheck's `QuickCheck::new().tests(2_000)`.
+    Knob {
+        marker: ".tests(",
+        pattern: r"\.tests[ \t]*\([ \t]*([0-9][0-9_]*)[ \t]*\)",
+        default: 100,
+    },
     // kotest.
     Knob {
         marker: "All",

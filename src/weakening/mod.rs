@@ -18,6 +18,7 @@
 //! entry points, and each file as loaded and read.
 
 mod bags;
+mod binding;
 mod change_set;
 pub mod checks;
 mod clocks;

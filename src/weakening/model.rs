@@ -504,6 +504,7 @@ impl<'a> Model<'a> {
                 && code[..m_start].trim_ascii_end().ends_with(b".")
                 && !code[..m_start].trim_ascii_end().ends_with(b"Mockito.")
                 && !code[m_end..].trim_ascii_start().starts_with(b"() ->")
+                && !in_order_verifier(code, m_start)
             {
                 continue;
             }
@@ -3016,6 +3017,36 @@ fn bound_name(lead: &str) -> Option<&str> {
             .bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'$'))
     .then_some(name)
+}
+
+/// Whether the `verify` at `at` is called on a Mockito `InOrder` the file binds
+/// (`InOrder order = inOrder(repo, mailer);` … `order.verify(repo).save(x)`): a check.
+fn in_order_verifier(code: &[u8], at: usize) -> bool {
+    let before = code[..at].trim_ascii_end();
+    let Some(receiver) = before.strip_suffix(b".") else {
+        return false;
+    };
+    let name_start = receiver
+        .iter()
+        .rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .map_or(0, |i| i + 1);
+    let name = &receiver[name_start..];
+    !name.is_empty()
+        && code.windows(b"inOrder(".len()).enumerate().any(|(i, w)| {
+            w == b"inOrder("
+                && code[..i]
+                    .strip_suffix(b"Mockito.")
+                    .unwrap_or(&code[..i])
+                    .trim_ascii_end()
+                    .strip_suffix(b"=")
+                    .is_some_and(|lhs| {
+                        let lhs = lhs.trim_ascii_end();
+                        lhs.ends_with(name)
+                            && !lhs[..lhs.len() - name.len()]
+                                .last()
+                                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                    })
+        })
 }
 
 #[cfg(test)]

@@ -259,6 +259,24 @@ pub fn exists_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
     })
 }
 
+/// The value `key` only says is not empty ([`rules::NON_EMPTY`](crate::weakening::rules::NON_EMPTY)).
+pub fn nonempty_only<'k>(key: &'k str, rules: &Rules) -> Option<&'k str> {
+    rules.non_empty.iter().find_map(|t| {
+        let binds = match_template(t, key)?;
+        let (s, e) = bound(&binds, &Piece::Hole(b'A'))?;
+        Some(&key[s..e]).filter(|v| !literal(v))
+    })
+}
+
+/// Whether `key` checks that `value` has an exact size above zero (`assert_eq!(3,
+/// map.len())`, `toHaveLength(2)`, `assert.Len(t, xs, 1)`).
+pub fn pins_nonzero_size(key: &str, value: &str) -> bool {
+    super::differ::size_subject(key) == Some(value)
+        && super::differ::numbers(key)
+            .iter()
+            .any(|&(s, e)| key[s..e].parse::<u64>().is_ok_and(|n| n > 0))
+}
+
 /// Whether the check `key` fails when `value` is missing: it reads through the value
 /// (`value.name`, `value[0]`, `value.Error()`; not `value?.name`, and not a check
 /// method called on it, `value.ShouldBe(…)`, `value.must_equal …`, which a missing value

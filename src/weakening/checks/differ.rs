@@ -750,7 +750,7 @@ pub fn exception_widened(old: &str, new: &str) -> bool {
 /// `assert.Len(t, x, 3)`, `Assert.Single(x)`), if it is a size check.
 pub fn size_subject(key: &str) -> Option<&str> {
     static SIZE: std::sync::OnceLock<Option<regex::Regex>> = std::sync::OnceLock::new();
-    const CHAIN: &str = r"[A-Za-z_$][\w$]*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])*(?:\.[A-Za-z_$][\w$]*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])*)*";
+    const CHAIN: &str = r"[A-Za-z_$][\w$]*(?:::[A-Za-z_$][\w$]*)*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])*(?:\.[A-Za-z_$][\w$]*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\])*)*";
     let re = SIZE
         .get_or_init(|| {
             regex::Regex::new(&format!(
@@ -1061,6 +1061,7 @@ pub fn widens(old: &str, new: &str) -> bool {
         || order_dropped(old, new)
         || bound_widened(old, new)
         || loosened_in_place(old, new).is_some()
+        || (copies_actual(new, &subjects(new), None) && !copies_actual(old, &subjects(old), None))
 }
 
 /// Why node's legacy `assert.equal` is looser than `strictEqual` (not so in a file
@@ -1128,6 +1129,14 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         Some(close) => close < prefix,
         None => old.find(['(', '{']).is_some_and(|open| open < prefix),
     };
+    if fewer_extracted(old, new) {
+        return Some("fewer of its fields are compared");
+    }
+    if normalised_actual(old, head, removed, added) {
+        return Some(
+            "the value is normalised first, so what differs in case, spacing or rounding passes",
+        );
+    }
     // An exact expected value traded for a snapshot file (`expect(f(x)).toBe("…")` →
     // `expect(f(x)).toMatchSnapshot()`): the run that writes the snapshot records
     // whatever the code produces. (An inline snapshot keeps its value in the test.)
@@ -1527,17 +1536,43 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
             // (Not a message's final punctuation going with the code's: `'UNKNOWN'.` →
             // `'UNKNOWN'`.)
             let cut = was_in.replacen(now_in.as_str(), "", 1);
+            // (Not a line cut from an expected text of several lines, an output that
+            // changed: `contains("""\n-if class A\n-keep…""")`.)
+            let lines = was.contains('\n') || old.contains("\"\"\"") || old.contains("\'\'\'");
             if searching
+                && !lines
                 && now.len() < was.len()
                 && !now_in.is_empty()
                 && was_in.contains(now_in.as_str())
                 && (cut.chars().any(|c| c.is_alphanumeric()) || (pattern && was_in == now_in))
             {
-                return Some("the pattern lets more through");
+                return Some(PATTERN_CUT);
             }
         }
     }
     None
+}
+
+/// Why a searched-for text or pattern cut to a part of itself is looser.
+pub const PATTERN_CUT: &str = "the pattern lets more through";
+
+/// The text of the one literal that differs between two checks, as it was, when it
+/// is a plain name (`contains("CookieServlet")` → `contains("Cookie")`: `CookieServlet`).
+pub fn cut_name<'k>(old: &'k str, new: &str) -> Option<&'k str> {
+    let (a, b) = (literals(old), literals(new));
+    if a.len() != b.len() {
+        return None;
+    }
+    let mut differing = (0..a.len()).filter(|&i| old[a[i].0.clone()] != new[b[i].0.clone()]);
+    let (i, None) = (differing.next()?, differing.next()) else {
+        return None;
+    };
+    let was = &old[a[i].0.clone()];
+    let name = was.get(1..was.len().saturating_sub(1))?;
+    (name.len() > 2
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
+    .then_some(name)
 }
 
 /// Matchers of a whole text, and matchers that search it for a part.
@@ -1564,6 +1599,9 @@ const EXACT_TO_SEARCH: &[(&str, &str)] = &[
     ("toEqual(", "toContain("),
     ("to eq(", "to include("),
     ("to eq(", "to start_with("),
+    ("Assert.Equal(", "Assert.StartsWith("),
+    ("Assert.Equal(", "Assert.EndsWith("),
+    ("Assert.Equal(", "Assert.Contains("),
 ];
 
 /// `key` with Python's raw-string prefix dropped from its literals (`r"\d+"` → `"\d+"`).
@@ -1729,7 +1767,271 @@ fn narrowed_to_presence(old: &str, new: &str) -> Option<&'static str> {
                 && name.len() > 5
                 && query.ends_with(')')
         });
-    (bare_query && old.contains(query) && old.len() > query.len() + ")".len()).then_some(why)
+    if bare_query && old.contains(query) && old.len() > query.len() + ")".len() {
+        return Some(why);
+    }
+    // `expect(result.success).toBe(false)` → `expect(result).toHaveProperty('success')`.
+    if let Some(close) = new
+        .starts_with("expect(")
+        .then(|| crate::weakening::source::matching_close(new.as_bytes(), "expect(".len() - 1))
+        .flatten()
+        && let Some(name) = new[close + 1..]
+            .strip_prefix(".toHaveProperty(")
+            .and_then(|r| r.strip_suffix(')'))
+            .filter(|n| n.len() > 2 && n.starts_with(['\'', '"']) && !n.contains(','))
+        && let Some(rest) =
+            old.strip_prefix(&format!("{}.{})", &new[..close], &name[1..name.len() - 1]))
+        && [".toBe(", ".toEqual(", ".toStrictEqual("]
+            .iter()
+            .any(|m| rest.starts_with(m))
+    {
+        return Some(why);
+    }
+    text_for_nonempty(old, new).then_some("only that some text is there is checked now")
+}
+
+/// An exact status code given up for its class (`Assert.Equal(HttpStatusCode.BadRequest,
+/// response.StatusCode)` → `Assert.False(response.IsSuccessStatusCode)`, `assert
+/// r.status_code == 404` → `assert not r.ok`): any status of that class now passes.
+pub fn status_for_class(old: &str, new: &str) -> bool {
+    const CODES: &[&str] = &[".StatusCode", ".status_code", ".statusCode", ".status"];
+    const CLASSES: &[&str] = &[
+        ".IsSuccessStatusCode",
+        ".is_success()",
+        ".is_client_error()",
+        ".is_server_error()",
+        ".is2xxSuccessful()",
+        ".is4xxClientError()",
+        ".is5xxServerError()",
+        ".ok",
+        ".successful?",
+        ".success?",
+        ".client_error?",
+        ".server_error?",
+        ".is_error",
+    ];
+    let receiver = |key: &str, marks: &[&str]| -> Option<String> {
+        marks.iter().find_map(|m| {
+            key.match_indices(m)
+                .map(|(at, _)| at)
+                .find(|&at| {
+                    !key[at + m.len()..]
+                        .starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+                .map(|at| key[trailing_word_start(&key[..at])..at].to_string())
+        })
+    };
+    matches!(
+        (receiver(old, CODES), receiver(new, CLASSES)),
+        (Some(a), Some(b)) if !a.is_empty() && a == b
+    ) && receiver(new, CODES).is_none()
+}
+
+/// Whether an exact check's expected value is built from the value it checks: the
+/// actual spread into it (`toEqual({ ...summary, id: 'o-1' })`, `{**plan, "replicas":
+/// 3}`), copied (`expected with { Vat = summary.Vat }`, `summary.copy(id = 1)`), or
+/// a name assigned so in `code` (`expected = {**plan, …}` then `assert plan ==
+/// expected`). What it copies is compared with itself: only the rest is checked.
+pub fn copies_actual(key: &str, subjects: &[impl AsRef<str>], code: Option<&str>) -> bool {
+    let plain = |s: &str| {
+        !s.is_empty()
+            && s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '@')
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@'))
+    };
+    let copied = |text: &str, actual: &str| {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        ["...", "**"].iter().any(|spread| {
+            text.match_indices(&format!("{spread}{actual}"))
+                .any(|(at, m)| !text[at + m.len()..].starts_with(|c: char| word(c) || c == '.'))
+        }) || [
+            format!("={actual}."),
+            format!(":{actual}."),
+            format!("{actual}.copy("),
+        ]
+        .iter()
+        .any(|p| text.contains(p.as_str()))
+    };
+    let names: Vec<&str> = subjects
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|s| plain(s))
+        .collect();
+    names.iter().any(|actual| {
+        let rest = key.replacen(actual, "", 1);
+        copied(&rest, actual)
+            || code.is_some_and(|code| {
+                // (A name the check compares, assigned from a copy of the actual.)
+                names.iter().filter(|n| *n != actual).any(|name| {
+                    code.match_indices(&format!("{name}=")).any(|(at, m)| {
+                        !code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                            && !code[at + m.len()..].starts_with('=')
+                            && copied(
+                                code[at + m.len()..].split(['\n', ';']).next().unwrap_or(""),
+                                actual,
+                            )
+                    })
+                })
+            })
+    })
+}
+
+/// Bounds that hold for any non-empty value: a length or count above zero (squeezed,
+/// as a check's key ends).
+const NONEMPTY: &[&str] = &[
+    ".toBeGreaterThan(0)",
+    ".toBeGreaterThanOrEqual(1)",
+    ".not.toHaveLength(0)",
+    ".not.toBe('')",
+    ".not.toBe(\"\")",
+    ".isGreaterThan(0)",
+    ".isPositive()",
+    "to be_positive",
+    ".to be > 0",
+    ">0",
+    ">=1",
+    "!=0",
+];
+
+/// A searched-for text (`toContainText('Your card was declined')`, `have_content("…")`)
+/// given up for a bound that any text passes: the same element's text length above
+/// zero (`expect.poll(… textContent())?.length).toBeGreaterThan(0)`).
+fn text_for_nonempty(old: &str, new: &str) -> bool {
+    let Some(close) = old
+        .starts_with("expect(")
+        .then(|| crate::weakening::source::matching_close(old.as_bytes(), "expect(".len() - 1))
+        .flatten()
+    else {
+        return false;
+    };
+    let (subject, matcher) = (&old["expect(".len()..close], &old[close..]);
+    let searched = SEARCHES.iter().any(|s| matcher.contains(s))
+        && literals(matcher)
+            .iter()
+            .any(|(r, numeric)| !numeric && matcher[r.clone()].chars().any(char::is_alphanumeric));
+    searched
+        && subject.len() > 2
+        && NONEMPTY.iter().any(|b| new.ends_with(b))
+        && new.contains(subject)
+        && string_literals(new).iter().all(|l| subject.contains(l))
+}
+
+/// The fields an AssertJ `extracting(…)` reads, when it names them
+/// (`extracting(Line::sku, Line::qty)`, `extracting("sku", "qty")`).
+fn extracted(key: &str) -> Option<(&str, Vec<&str>)> {
+    let at = key.find(".extracting(")?;
+    let open = at + ".extracting(".len() - 1;
+    let close = crate::weakening::source::matching_close(key.as_bytes(), open)?;
+    Some((
+        &key[..at],
+        split_top(&key[open + 1..close])
+            .into_iter()
+            .map(str::trim)
+            .collect(),
+    ))
+}
+
+/// AssertJ's `extracting(sku, qty, unitPrice)` cut to fewer of the same fields: the
+/// ones left out are no longer compared.
+fn fewer_extracted(old: &str, new: &str) -> bool {
+    let (Some((subject, was)), Some((same, now))) = (extracted(old), extracted(new)) else {
+        return false;
+    };
+    subject == same && now.len() < was.len() && now.iter().all(|f| was.contains(f))
+}
+
+/// Calls that map a value to a coarser one (case, surrounding whitespace, rounding):
+/// applied to the value checked, values that differ only there pass.
+const NORMALISERS: &[&str] = &[
+    ".lower()",
+    ".upper()",
+    ".casefold()",
+    ".strip()",
+    ".toLowerCase()",
+    ".toUpperCase()",
+    ".toLocaleLowerCase()",
+    ".trim()",
+    ".to_lowercase()",
+    ".to_uppercase()",
+    ".to_ascii_lowercase()",
+    ".to_ascii_uppercase()",
+    ".ToLower()",
+    ".ToLowerInvariant()",
+    ".ToUpper()",
+    ".ToUpperInvariant()",
+    ".Trim()",
+    ".lowercase()",
+    ".uppercase()",
+    ".downcase",
+    ".upcase",
+    "strings.ToLower(",
+    "strings.ToUpper(",
+    "strings.TrimSpace(",
+    "strings.EqualFold(",
+    "Math.round(",
+    "Math.floor(",
+    "Math.trunc(",
+    "Math.Round(",
+    "round(",
+];
+
+/// The value checked passed through a normaliser the expected value does not get
+/// (`expect(u)` → `expect({ ...u, email: u.email.toLowerCase() })`, `assert name ==
+/// "ada"` → `assert name.lower() == "ada"`): the check against the same literal now
+/// lets through what differs in case, whitespace or rounding.
+fn normalised_actual(old: &str, head: &str, removed: &str, added: &str) -> bool {
+    normalised_both(old, head, removed, added) || normalised_one(old, head, removed, added)
+}
+
+/// The case normaliser on the value checked, with the expected literal written in that
+/// case too (`expect(t.title).toBe('Order A-17')` → `expect(t.title.toLowerCase()).toBe('order
+/// a-17')`): values that differ only in case still pass.
+fn normalised_both(old: &str, head: &str, removed: &str, added: &str) -> bool {
+    let new = format!("{head}{added}{}", &old[head.len() + removed.len()..]);
+    [
+        ".lower()",
+        ".casefold()",
+        ".toLowerCase()",
+        ".to_lowercase()",
+        ".ToLower()",
+        ".ToLowerInvariant()",
+        ".lowercase()",
+        ".downcase",
+    ]
+    .iter()
+    .any(|n| {
+        let back = new.replacen(n, "", 1);
+        !old.contains(n)
+            && new.matches(n).count() == 1
+            && back != old
+            && back.to_lowercase() == old.to_lowercase()
+    })
+}
+
+fn normalised_one(old: &str, head: &str, removed: &str, added: &str) -> bool {
+    let top_level = |t: &str| {
+        split_top(t).len() == 1 && !["==", "!=", "<", ">"].iter().any(|op| t.contains(op))
+    };
+    let in_subject = match ["expect(", "assertThat("]
+        .iter()
+        .find(|w| old.starts_with(*w))
+    {
+        Some(w) => crate::weakening::source::matching_close(old.as_bytes(), w.len() - 1)
+            .is_some_and(|close| head.len() + removed.len() <= close),
+        None => head.starts_with("assert ") || head.starts_with("assert_eq!("),
+    };
+    in_subject
+        && super::balanced(added)
+        && super::balanced(removed)
+        && top_level(added)
+        && (removed.is_empty() || added.contains(removed))
+        && NORMALISERS
+            .iter()
+            .any(|n| added.contains(n) && !removed.contains(n) && !head.ends_with(n))
+        // (Against a literal written out: `toBe('ada@example.com')`, `assert_eq!("3", …)`.)
+        && literals(old)
+            .iter()
+            .any(|(r, _)| r.end <= head.len() || r.start >= head.len() + removed.len())
 }
 
 /// A call expecting an error given more types to accept (`assert_raises(A)` →
@@ -1818,6 +2120,17 @@ const SEARCHES: &[&str] = &[
     "hasMessageEndingWith(",
     "=~",
     " in ",
+    "have_content(",
+    "have_content ",
+    "have_text(",
+    "have_text ",
+    "assert_text(",
+    "assert_content(",
+    "toHaveTextContent(",
+    "Contain(",
+    "StartWith(",
+    "EndWith(",
+    "contains(",
 ];
 
 /// Whether `removed`, cut from a check right after `head`, was a qualifier of its
@@ -1892,6 +2205,16 @@ fn qualifier(head: &str, removed: &str) -> bool {
         "have_enqueued_job",
         "have_been_enqueued",
         "receive",
+        // Capybara's options (`have_css(".total", text: "$39.99")`, `have_link("Edit",
+        // href: "/e")`).
+        "have_css",
+        "have_selector",
+        "have_xpath",
+        "have_link",
+        "have_button",
+        "have_field",
+        "have_select",
+        "have_table",
     ];
     let callee = |t: &str| -> String {
         let t = t.trim_end_matches('(');

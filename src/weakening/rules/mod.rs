@@ -266,6 +266,8 @@ pub struct Rules {
     pub symmetric: Vec<Template>,
     /// Checks that only say a value exists ([`NON_NULL`]).
     pub non_null: Vec<Template>,
+    /// Checks that only say a value is not empty ([`NON_EMPTY`]).
+    pub non_empty: Vec<Template>,
     /// Checks that fail when their operand is missing ([`NEEDS_VALUE`]).
     pub needs_value: Vec<Template>,
 }
@@ -305,7 +307,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::JavaScript => Patterns {
             defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential|fixme))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\(\s*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
-            checks: r"(?m)^[ \t]*(?:await[ \t]+)?(?:screen[ \t]*\.[ \t]*)?(?:get|find)(?:All)?By[A-Z]\w*[ \t]*\(|\bexpect\b(?:[ \t]*\.[ \t]*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*(?:<[^\n]*?>)?[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\.should[ \t]*\([ \t]*['\x22]|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
+            checks: r"(?m)^[ \t]*(?:await[ \t]+)?(?:screen[ \t]*\.[ \t]*)?(?:get|find)(?:All)?By[A-Z]\w*[ \t]*\(|\bexpect\b(?:\s*\.\s*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*(?:<[^\n]*?>)?[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\.should[ \t]*\([ \t]*['\x22]|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
             skips: r"\b(?:it|test|describe|suite|context|specify)(?:[ \t]*\.[ \t]*(?:concurrent|sequential|serial|parallel))*[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf|fixme|failing|fails)\b|\bjest[ \t]*\.[ \t]*retryTimes[ \t]*\(|\bthis[ \t]*\.[ \t]*retries[ \t]*\([ \t]*[1-9]|\bdescribe[ \t]*\.[ \t]*configure[ \t]*\([ \t]*\{[^{}]*\bretries[ \t]*:[ \t]*[1-9]|\b(?:it|test|describe|suite)[ \t]*\([^,()]*,[ \t]*\{[^{}]*\b(?:retry|repeats)[ \t]*:[ \t]*[1-9]|\b(?:it|test|describe|suite)[ \t]*\([^,()]*,[ \t]*\{[^{}]*\b(?:skip|todo)[ \t]*:[ \t]*(?:true\b|[\x22\x27`]|[A-Za-eg-z_$(!]|f[^a])|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\b(?:t|this)[ \t]*\.[ \t]*skip[ \t]*\(|\btestInfo[ \t]*\.[ \t]*(?:skip|fixme)[ \t]*\(|\b(?:ctx|context|task)[ \t]*\.[ \t]*skip[ \t]*\([ \t]*[^\d \t]|\b(?:it|test)[ \t]*\([^,()]*,(?:[ \t]*\{[^{}]*\}[ \t]*,)?[ \t]*(?:async[ \t]*)?(?:function[ \t]*)?\([ \t]*\{[^}]*\bskip\b[^}]*\}[^)]*\)|\bskip[ \t]*:[ \t]*true\b|\bskip[A-Z]\w*[ \t]*\(|\bfc[ \t]*\.[ \t]*pre[ \t]*\(",
             test_heads: r"[^\s\S]",
             equality: r"\.rejectedWith\([^)]|\.should\(['\x22](?:have\.text|have\.value|have\.length|eq|equal|deep\.equal|have\.attr|have\.prop|have\.css|match|be\.(?:true|false|null|undefined|disabled|enabled|checked|empty))['\x22]|\.(?:toBeNull|toBeUndefined|toMatchSnapshot|toMatchInlineSnapshot)\(|\.to\.(?:be\.)?(?:null|undefined|NaN)$|\.to\.(?:\w+\.)*throws?\([^)]|\.toHaveClass\([^)]|\.(?:toEqual|toBe|toStrictEqual|toBeCloseTo|toHaveLength|toHaveBeenCalledWith|toHaveBeenCalledTimes|toHaveBeenNthCalledWith|toHaveBeenLastCalledWith|closeTo|approximately|toThrow|toThrowError|toBeNull|toBeUndefined|toHaveTextContent|toHaveValue|toHaveText|toHaveURL|toHaveTitle|toHaveCount|lengthOf|equal|equals|eql|deep\.equal|strictEqual|deepEqual|deepStrictEqual|rejects|throws|is|same|strictSame)\([^)]|^assert\.(?:equal|strictEqual|deepEqual|deepStrictEqual|throws|rejects|match)\(|^(?:sinon\.)?assert\.(?:calledWith\w*|calledOnceWith\w*|alwaysCalledWith\w*|callCount|callOrder)\(",
@@ -316,7 +318,7 @@ fn patterns(language: Language) -> Patterns {
         Language::Go => Patterns {
             defs: r"(?m)^func[ \t]+(?:\([^)]*\)[ \t]*)?\w+",
             checks: r"\b(?:t|tb|tt|b|f|c|s|\w+\.T\(\))\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)[ \t]*\(|\b\w+\.(?:AssertExpectations|AssertNumberOfCalls|AssertCalled|AssertNotCalled)[ \t]*\(|\b(?:assert|require)\.(?:[A-MO-Z]\w*|N(?:[a-df-z0-9_]\w*|e(?:[a-vx-z0-9_]\w*|w\w+)?)?)[ \t]*\(|\b\w+\.(?:Require|Assert)\(\)\.\w+[ \t]*\(|\b(?:s|suite|ts|r)\.(?:Equal|EqualValues|Exactly|NotEqual|Same|NotSame|True|False|Nil|NotNil|NoError|Error|ErrorIs|ErrorAs|ErrorContains|EqualError|Len|Empty|NotEmpty|Zero|NotZero|Contains|NotContains|ElementsMatch|Subset|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|InDelta|InEpsilon|JSONEq|YAMLEq|Regexp|IsType|Implements|Panics|NotPanics|PanicsWithValue|Eventually|Never|Condition|Fail|FailNow|FileExists|DirExists)[ \t]*\(|\b(?:qt|c)\.(?:Assert|Check)[ \t]*\(|\b(?:g\.)?(?:Expect|Eventually|Consistently|Ω)[ \t]*\(|\.EXPECT\(\)\s*\.\s*\w+[ \t]*\(",
-            skips: r"\b(?:t|tb|tt|b|f|s)\.(?:Skip|Skipf|SkipNow)[ \t]*\(|(?m)^[ \t]*(?:P|X)(?:It|Describe|Context|When|Specify|Entry|DescribeTable)[ \t]*\(|(?m)^[ \t]*(?:It|Describe|Context|When|Specify|Entry|DescribeTable)[ \t]*\([^\n]*,[ \t]*Pending[ \t]*,|\b(?:\w+\.)?(?:[Ss]kip\w*|Must\w+)[ \t]*\([ \t]*(?:t|tb|b)[ \t]*[,)]|\bos\.Exit[ \t]*\([ \t]*0[ \t]*\)",
+            skips: r"\b(?:t|tb|tt|b|f|s)\.(?:Skip|Skipf|SkipNow)[ \t]*\(|(?m)^[ \t]*(?:P|X|F)(?:It|Describe|Context|When|Specify|Entry|DescribeTable)[ \t]*\(|(?m)^[ \t]*(?:It|Describe|Context|When|Specify|Entry|DescribeTable)[ \t]*\([^\n]*,[ \t]*(?:Pending|Focus)[ \t]*,|\b(?:\w+\.)?(?:[Ss]kip\w*|Must\w+)[ \t]*\([ \t]*(?:t|tb|b)[ \t]*[,)]|\bos\.Exit[ \t]*\([ \t]*0[ \t]*\)",
             test_heads: r"[^\s\S]",
             equality: r"^assert\.(?:Equal|EqualValues|Exactly|EqualError|ErrorIs|JSONEq|YAMLEq|Same|InDelta|InEpsilon|ElementsMatch|Len|Empty|Zero)\(|\.(?:To|Should)\((?:Equal|BeEquivalentTo|BeIdenticalTo|MatchError|BeZero|BeEmpty|HaveLen|BeNil|Succeed|ConsistOf|HaveExactElements|HaveKeyWithValue)\(|^t\.Error\(.*(?:[^!=]!=[^=]|DeepEqual|Diff)|^t\.Error\(!errors\.Is\(|\.EXPECT\(\)\.\w+\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)(?:\.(?:Return|Do|DoAndReturn|SetArg)\((?:[^()]|\([^()]*\))*\))*(?:\.Times\(\d+\)(?:\.\w+\((?:[^()]|\([^()]*\))*\))*)?$",
             weak: r"^assert\.(?:True|False|NotNil|Nil|NotEmpty|Greater|GreaterOrEqual|Less|LessOrEqual|Positive|Negative|NotZero|Contains|NotContains|NotEqual|NoError|Error|ErrorContains|Regexp|IsType|Implements|Subset)\(|\.(?:To|Should)\((?:BeNumerically|HaveOccurred|Or|ContainElement|ContainSubstring|HavePrefix|HaveSuffix|MatchRegexp|BeAssignableToTypeOf|BeAnything|BeTrue|BeFalse)\(|\.(?:NotTo|ToNot|ShouldNot)\((?:BeNil|BeEmpty|BeZero|Equal)\(|^t\.Error\(.*(?:[<>]|==)|^t\.Error\(!?strings\.(?:Contains|HasPrefix|HasSuffix|EqualFold)|\.EXPECT\(\)\..*\.(?:AnyTimes|MinTimes|MaxTimes)\(",
@@ -425,6 +427,32 @@ pub const NON_NULL: &[(Language, &str)] = &[
     (Language::CSharp, "Assert.IsNotNull(A)"),
     (Language::CSharp, "A.ShouldNotBeNull()"),
     (Language::CSharp, "A.Should().NotBeNull()"),
+];
+
+/// Canonical checks that only say a collection or text `A` is not empty. An exact
+/// check of its size above zero in the same test says as much (see
+/// [`nonempty_only`](crate::weakening::checks::nonempty_only)).
+pub const NON_EMPTY: &[(Language, &str)] = &[
+    (Language::Rust, "assert!(!A.is_empty())"),
+    (Language::Python, "assert len(A) > 0"),
+    (Language::Python, "assert len(A) >= 1"),
+    (Language::Python, "assert len(A) != 0"),
+    (Language::JavaScript, "expect(A.length).toBeGreaterThan(0)"),
+    (Language::JavaScript, "expect(A).not.toHaveLength(0)"),
+    (Language::JavaScript, "expect(A).not.to.be.empty"),
+    (Language::JavaScript, "expect(A).to.not.be.empty"),
+    (Language::JavaScript, "assert.isNotEmpty(A)"),
+    (Language::Go, "assert.NotEmpty(T, A)"),
+    (Language::Java, "assertFalse(A.isEmpty())"),
+    (Language::Java, "assertThat(A).isNotEmpty()"),
+    (Language::Java, "A.shouldNotBeEmpty()"),
+    (Language::Ruby, "expect(A).not_to be_empty"),
+    (Language::Ruby, "expect(A).to_not be_empty"),
+    (Language::Ruby, "refute_empty(A)"),
+    (Language::Ruby, "refute_empty A"),
+    (Language::CSharp, "Assert.NotEmpty(A)"),
+    (Language::CSharp, "A.Should().NotBeEmpty()"),
+    (Language::CSharp, "A.ShouldNotBeEmpty()"),
 ];
 
 /// Canonical checks that fail when their operand `A` is missing (a nil error has no
@@ -616,6 +644,7 @@ impl Rules {
             tautologies: of_language(TAUTOLOGIES, language),
             symmetric: of_language(SYMMETRIC, language),
             non_null: of_language(NON_NULL, language),
+            non_empty: of_language(NON_EMPTY, language),
             needs_value: of_language(NEEDS_VALUE, language),
         }
     }

@@ -307,8 +307,21 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                 ["@ValueSource", "@CsvSource"]
                     .iter()
                     .filter_map(|a| head_text.find(a))
-                    .map(|i| annotation_rows(src, head_text.as_bytes(), i))
+                    .map(|i| {
+                        text_block_rows(src, head + i)
+                            .unwrap_or_else(|| annotation_rows(src, head_text.as_bytes(), i))
+                    })
                     .sum::<usize>()
+                    // JUnitParams' `@Parameters({"a, 1", "b, 2"})` (not JUnit 4's
+                    // `@Parameters(name = …)` on a data method).
+                    + head_text
+                        .find("@Parameters(")
+                        .filter(|&at| {
+                            head_text[at + "@Parameters(".len()..]
+                                .trim_start()
+                                .starts_with('{')
+                        })
+                        .map_or(0, |at| annotation_rows(src, head_text.as_bytes(), at))
                     + head_text
                         .find("@MethodSource")
                         .map_or(0, |at| method_source_rows(src, head + at, &name))
@@ -1157,6 +1170,37 @@ fn returned_rows(src: &Source, def: usize) -> usize {
         .map_or(1, |(open, close)| {
             elements(src, &body.as_bytes()[open..=close]).max(1)
         })
+}
+
+/// The rows of a JUnit `@CsvSource(textBlock = """…""")` at `at`: its lines that are
+/// neither blank nor `#` comments, less a header line the annotation declares
+/// (`useHeadersInDisplayName = true`). `None` without a text block.
+fn text_block_rows(src: &Source, at: usize) -> Option<usize> {
+    let code = src.code.as_bytes();
+    let open = at + code[at..].iter().position(|&c| c == b'(')?;
+    let close = matching_close(code, open)?;
+    let args = &src.code[open + 1..close];
+    if !args.contains("textBlock") {
+        return None;
+    }
+    let raw = std::str::from_utf8(&src.raw[open..close]).ok()?;
+    let start = raw.find("\"\"\"")? + 3;
+    let end = start + raw[start..].find("\"\"\"")?;
+    let lines = raw[start..end]
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .count();
+    let header = declares_header(args);
+    Some(lines.saturating_sub(usize::from(header)).max(1))
+}
+
+/// Whether a `@CsvSource`'s arguments declare its first line a header.
+fn declares_header(args: &str) -> bool {
+    args.split(',').any(|a| {
+        let a: String = a.split_whitespace().collect();
+        a == "useHeadersInDisplayName=true"
+    })
 }
 
 /// The rows of a JUnit source annotation at `at`: its array (`{"a", "b"}`, Kotlin's
