@@ -212,6 +212,27 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "expect(A).toBeUndefined()",
     ),
     (Language::JavaScript, "expect(A, B).C", "expect(A).C"),
+    // chai's length, assert and expect styles.
+    (
+        Language::JavaScript,
+        "expect(A).to.have.lengthOf(B)",
+        "expect(A).toHaveLength(B)",
+    ),
+    (
+        Language::JavaScript,
+        "expect(A).to.have.length(B)",
+        "expect(A).toHaveLength(B)",
+    ),
+    (
+        Language::JavaScript,
+        "assert.lengthOf(A, B, ..)",
+        "expect(A).toHaveLength(B)",
+    ),
+    (
+        Language::JavaScript,
+        "assert.lengthOf(A, B)",
+        "expect(A).toHaveLength(B)",
+    ),
     (
         Language::JavaScript,
         "expect(A).to.equal(B)",
