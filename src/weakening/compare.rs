@@ -994,6 +994,12 @@ pub(super) fn compare_bags(
                 ": it sits in a helper whose handler swallows its failure".to_string()
             } else if why.is_empty() && now.key.ends_with("(its failure caught away)") {
                 ": a `.catch` that does nothing now takes its failure".to_string()
+            } else if why.is_empty()
+                && now.strength == Strength::Void
+                && now.key.contains("findBy")
+                && !now.key.contains("await")
+            {
+                ": a query nobody awaits is a promise, and a promise is always truthy".to_string()
             } else if why.is_empty() && now.key.ends_with("(soft, never reported)") {
                 ": a soft assertion with no `assertAll()`, so its failure is never reported"
                     .to_string()

@@ -701,7 +701,23 @@ impl Model<'_> {
                                 .starts_with('(')
                     })
             };
-            fake && (calls(&rest, name, owner, by_path, self.language) || spied_act())
+            // (RSpec's `allow_any_instance_of(described_class).to receive(:call)`: every
+            // instance of the class under test answers for itself, so any call of that
+            // method, `described_class.new(order).call`, is faked.)
+            let any_instance_of_subject = || {
+                self.language == Language::Ruby
+                    && owner == "described_class"
+                    && stub_text.contains("allow_any_instance_of")
+                    && !ENVIRONMENT.contains(&name)
+                    && rest.match_indices(&format!(".{name}")).any(|(at, m)| {
+                        !rest[at + m.len()..].starts_with(|c: char| {
+                            c.is_alphanumeric() || matches!(c, '_' | '?' | '!')
+                        })
+                    })
+            };
+            fake && (calls(&rest, name, owner, by_path, self.language)
+                || spied_act()
+                || any_instance_of_subject())
         };
         checked || acted()
     }

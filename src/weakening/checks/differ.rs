@@ -1532,6 +1532,19 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
                 return Some("a pattern now stands for the exact text");
             }
             let (was_in, now_in) = (inner(was), inner(now));
+            // An alternative added to a pattern (`toHaveURL(/\/dashboard$/)` →
+            // `toHaveURL(/dashboard|login/)`): what it matched, or another text.
+            let plain = |t: &str| t.replace('\\', "");
+            if pattern
+                && now.starts_with('/')
+                && !was_in.contains('|')
+                && now_in.contains('|')
+                && now_in
+                    .split('|')
+                    .any(|alt| !alt.is_empty() && plain(&was_in).contains(&plain(alt)))
+            {
+                return Some(PATTERN_CUT);
+            }
             let searching = pattern || SEARCHES.iter().any(|s| old[..a[i].0.start].contains(s));
             // (Not a message's final punctuation going with the code's: `'UNKNOWN'.` →
             // `'UNKNOWN'`.)

@@ -671,6 +671,25 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
     {
         return Strength::Void;
     }
+    // A Testing Library `findBy…` query not awaited is a promise, and a promise is
+    // always truthy (`expect(screen.findByText('Saved')).toBeTruthy()`).
+    if rules.language == Language::JavaScript
+        && let Some(query) = key.strip_prefix("expect(")
+        && [
+            ".toBeTruthy()",
+            ".toBeDefined()",
+            ".not.toBeNull()",
+            ".not.toBeUndefined()",
+        ]
+        .iter()
+        .any(|m| key.ends_with(m))
+        && query
+            .strip_prefix("screen.")
+            .unwrap_or(query)
+            .starts_with("findBy")
+    {
+        return Strength::Void;
+    }
     // Literals compared with literals (`assert_same false, true`, `assert 1 == 1`)
     // check no code: they always pass or always fail.
     let sides = subjects(key);
