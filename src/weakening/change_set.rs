@@ -78,6 +78,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             out.extend(super::compare::helper_bounds(file, old, new));
             out.extend(assert_mode_loosened(file, old, new));
             out.extend(super::knobs::fewer_cases(file, old, new));
+            out.extend(super::knobs::concurrency_cut(file, old, new));
             out.extend(super::leniency::mocks_made_lenient(file, old, new));
             filtered.extend(super::filters::rows_filtered(file, old, new));
         }

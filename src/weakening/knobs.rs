@@ -4,6 +4,9 @@
 //! `5`), set below the framework's default on a test that ran with the default, or
 //! dropped from a test that ran more than the default. The checks read the same;
 //! the inputs they see are fewer, so a bug the generator used to find passes.
+//!
+//! Likewise a concurrent test cut to one worker (`const workers = 50` → `1`, `new
+//! Task<int>[10]` → `[1]`): nothing runs at the same time, so a race passes.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -237,5 +240,86 @@ pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding>
         ));
     }
     out.sort_by_key(|f| f.line);
+    out
+}
+
+/// Calls and keywords that start work running at the same time.
+const CONCURRENT: &[&str] = &[
+    "go func",
+    "sync.WaitGroup",
+    "errgroup.",
+    "Task.Run(",
+    "Task.WhenAll(",
+    "Parallel.For",
+    "new Thread(",
+    "Thread(",
+    "thread::spawn(",
+    "tokio::spawn(",
+    "Executors.",
+    "ExecutorService",
+    "CountDownLatch",
+    "CompletableFuture.",
+    "runBlocking",
+    "async {",
+    "launch {",
+    "threading.Thread(",
+    "ThreadPoolExecutor(",
+    "asyncio.gather(",
+    "Promise.all(",
+];
+
+/// Findings for a concurrent test whose count of workers, tasks or goroutines went
+/// from several to one: the same line with one number lowered to 1 (or 0).
+pub(super) fn concurrency_cut(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for unit in new.units.iter().filter(|u| u.role == Role::Test) {
+        let now = &new.src.code[unit.span.clone()];
+        if !CONCURRENT.iter().any(|c| now.contains(c)) {
+            continue;
+        }
+        let Some(was) = old
+            .units
+            .iter()
+            .find(|u| u.role == Role::Test && u.name == unit.name)
+            .map(|u| &old.src.code[u.span.clone()])
+        else {
+            continue;
+        };
+        let lines_was: Vec<&str> = was.lines().map(str::trim).collect();
+        let first = new.src.line_of(unit.span.start);
+        for (i, line) in now.lines().enumerate() {
+            let line = line.trim();
+            // (Not a check, nor the condition of one: `assert.Equal(t, 2, n)` → `1`,
+            // Go's `if n != 2 {` → `1`, is an expectation changed.)
+            if line.is_empty()
+                || lines_was.contains(&line)
+                || file.rules.checks.is_match(line.as_bytes())
+                || line.starts_with("if ")
+                || line.starts_with("if(")
+                || line.starts_with("} else if")
+            {
+                continue;
+            }
+            let cut = lines_was.iter().find_map(|w| {
+                let (a, b) = super::checks::changed_number(w, line)?;
+                let (a, b) = (a.parse::<u64>().ok()?, b.parse::<u64>().ok()?);
+                (a >= 2 && b <= 1).then_some((a, b))
+            });
+            if let Some((a, b)) = cut {
+                let at = first + i;
+                out.push(finding(
+                    file.path,
+                    FindingKind::AssertionLoosened,
+                    Some(at),
+                    format!(
+                        "`{}`: the concurrent test now runs {b} at a time where it ran {a}, so nothing overlaps",
+                        new.src.shown(at),
+                    ),
+                    Some(&unit.name),
+                ));
+                break;
+            }
+        }
+    }
     out
 }
