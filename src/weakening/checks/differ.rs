@@ -1534,14 +1534,37 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
             let (was_in, now_in) = (inner(was), inner(now));
             // An alternative added to a pattern (`toHaveURL(/\/dashboard$/)` →
             // `toHaveURL(/dashboard|login/)`): what it matched, or another text.
-            let plain = |t: &str| t.replace('\\', "");
+            // (An escaped `\|` is a pipe to match, not an alternative.)
+            let alternatives = |t: &str| -> Vec<String> {
+                let mut out = vec![String::new()];
+                let mut chars = t.chars();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            if let Some(next) = chars.next()
+                                && let Some(last) = out.last_mut()
+                            {
+                                last.push(next);
+                            }
+                        }
+                        '|' => out.push(String::new()),
+                        c => {
+                            if let Some(last) = out.last_mut() {
+                                last.push(c);
+                            }
+                        }
+                    }
+                }
+                out
+            };
+            let (was_alts, now_alts) = (alternatives(&was_in), alternatives(&now_in));
             if pattern
                 && now.starts_with('/')
-                && !was_in.contains('|')
-                && now_in.contains('|')
-                && now_in
-                    .split('|')
-                    .any(|alt| !alt.is_empty() && plain(&was_in).contains(&plain(alt)))
+                && was_alts.len() == 1
+                && now_alts.len() > 1
+                && now_alts.iter().any(|alt| {
+                    alt.chars().any(char::is_alphanumeric) && was_alts[0].contains(alt.as_str())
+                })
             {
                 return Some(PATTERN_CUT);
             }
