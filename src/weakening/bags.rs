@@ -352,7 +352,7 @@ fn collect(
             };
             let bound = bindings
                 .iter()
-                .map(|b| binding::apply(b, &key, rules).0)
+                .map(|b| binding::apply(b, &key, rules))
                 .filter(|b| *b != key)
                 .collect();
             out.push(Item {

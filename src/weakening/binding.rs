@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use super::checks::{self, Strength, split_top};
+use super::checks::{self, split_top};
 use super::model::{Model, Unit};
 use super::rules::{Language, Rules};
 use super::source::matching_close;
@@ -69,12 +69,9 @@ pub(super) fn bind(model: &Model, helper: &Unit, call: &str) -> Option<Bindings>
     (!bindings.values.is_empty() || bindings.receiver.is_some()).then_some(bindings)
 }
 
-/// `key` (a check of the helper) with its names read as the call gave them, and its
-/// strength.
-pub(super) fn apply(bindings: &Bindings, key: &str, rules: &Rules) -> (String, Strength) {
-    if bindings.values.is_empty() && bindings.receiver.is_none() {
-        return (key.to_string(), checks::strength(key, rules));
-    }
+/// `key` (a check of the helper, canonical) with its names read as the call gave
+/// them, canonical again.
+pub(super) fn apply(bindings: &Bindings, key: &str, rules: &Rules) -> String {
     let mut text = substitute(key, &bindings.values);
     // (An extension function's bare member, `subtotalCents shouldBe subtotal`, is the
     // receiver's.)
@@ -94,9 +91,7 @@ pub(super) fn apply(bindings: &Bindings, key: &str, rules: &Rules) -> (String, S
             text = format!("{receiver}.{text}");
         }
     }
-    let key = checks::canonical(&text, rules);
-    let strength = checks::strength(&key, rules);
-    (key, strength)
+    checks::canonical(&text, rules)
 }
 
 /// A parameter: its name; `implicit` when the call does not pass it (`self`, `cls`);

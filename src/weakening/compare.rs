@@ -486,34 +486,6 @@ pub(super) fn compare_bags(
     scope: Scope,
 ) -> Vec<Finding> {
     let one_test = matches!(scope, Scope::Test | Scope::Folded);
-    if std::env::var_os("GG_DBG").is_some() {
-        for i in before {
-            eprintln!(
-                "DBG- {:?} {:?} x{} parts={:?} wholes={:?}",
-                i.key, i.strength, i.mult, i.parts, i.wholes
-            );
-        }
-        for i in after {
-            eprintln!(
-                "DBG+ {:?} {:?} x{} parts={:?} wholes={:?}",
-                i.key, i.strength, i.mult, i.parts, i.wholes
-            );
-        }
-    }
-    if std::env::var_os("GG_DBG").is_some() {
-        for i in before {
-            eprintln!(
-                "DBG- {:?} {:?} x{} parts={:?} wholes={:?}",
-                i.key, i.strength, i.mult, i.parts, i.wholes
-            );
-        }
-        for i in after {
-            eprintln!(
-                "DBG+ {:?} {:?} x{} parts={:?} wholes={:?}",
-                i.key, i.strength, i.mult, i.parts, i.wholes
-            );
-        }
-    }
     // The new test's code (`span` in `new`), when one test is compared.
     let code = span.clone().map(|r| &new.src.code[r]);
     // (By key, or by the text with the whole receiver: `x.y.Should().Be(1)`, keyed
