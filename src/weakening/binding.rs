@@ -28,6 +28,7 @@ pub(super) fn bind(model: &Model, helper: &Unit, call: &str) -> Option<Bindings>
     // (The declaration comes first: the name's first call-like occurrence.)
     let end = code
         .match_indices(leaf)
+        .filter(|(at, _)| !code[..*at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
         .map(|(at, _)| at + leaf.len())
         .find(|&end| code[end..].trim_start().starts_with('('))?;
     let open = end + (code[end..].len() - code[end..].trim_start().len());
