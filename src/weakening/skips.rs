@@ -891,7 +891,7 @@ impl Model<'_> {
             .chain(
                 filters
                     .into_iter()
-                    .map(|(ui, at)| (ui, at, SkipKind::Conditional, "continue")),
+                    .map(|(ui, at, text)| (ui, at, SkipKind::Conditional, text)),
             )
         {
             let index = self.skips.len();
@@ -908,7 +908,7 @@ impl Model<'_> {
     /// Go: a filter of a table's rows (`for _, tc := range tests { if tc.flaky {
     /// continue } … }`): an `if` on the row that only continues, before checks made in
     /// the loop, skips those rows' checks. Returns each test with the filter's `if`.
-    fn go_row_filters(&self) -> Vec<(usize, usize)> {
+    fn go_row_filters(&self) -> Vec<(usize, usize, &'static str)> {
         let mut out = Vec::new();
         if self.language != Language::Go {
             return out;
@@ -944,6 +944,25 @@ impl Model<'_> {
                 else {
                     continue;
                 };
+                // An error that ends the test (or its row's subtest) in silence: `if
+                // err != nil { return }` before checks passes when the call fails.
+                if exit == "return" && silent_error(condition) {
+                    let head = code[self.block_head(unit, body)..body].trim();
+                    let own_body = self
+                        .src
+                        .enclosing_brace(body)
+                        .is_none_or(|b| b < unit.span.start);
+                    let subtest = head.contains(".Run(") && head.ends_with("*testing.T)");
+                    let body_end = self.src.close_of(body);
+                    let checks_after = unit
+                        .checks
+                        .iter()
+                        .any(|&c| (at..body_end).contains(&self.checks[c].span.start));
+                    if (own_body || subtest) && checks_after {
+                        out.push((ui, if_at, "if err != nil { return }"));
+                    }
+                    continue;
+                }
                 if exit == "return" {
                     // (Before the subtest's first check: `if tc.wantErr { return }` after
                     // the error was checked ends a row whose checks are done.)
@@ -992,7 +1011,7 @@ impl Model<'_> {
                     .any(|&c| (at..body_end).contains(&self.checks[c].span.start))
                     || code[at..body_end].contains(".Run(");
                 if reads_row && checks_after {
-                    out.push((ui, if_at));
+                    out.push((ui, if_at, "continue"));
                 }
             }
         }
@@ -1587,6 +1606,19 @@ fn test_context_name(code: &str) -> Option<&str> {
 }
 
 /// Whether the statements of a block are logging only, then one that `exits`.
+/// Whether an `if` condition only says that a Go call failed (`err != nil`,
+/// `readErr != nil`).
+fn silent_error(condition: &str) -> bool {
+    condition
+        .trim()
+        .strip_suffix("!= nil")
+        .map(str::trim_end)
+        .is_some_and(|v| {
+            (v == "err" || v.ends_with("Err"))
+                && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+}
+
 fn only_logging_then(block: &str, exits: impl Fn(&str) -> bool) -> bool {
     let statements: Vec<&str> = block
         .split([';', '\n'])

@@ -286,7 +286,15 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         };
         let mut unit = new_unit(name.clone(), name.clone(), role, line, head..end);
         if role == Role::Runner && language != Language::Go {
-            unit.scope = src.enclosing_brace(head).map(|o| o..src.close_of(o));
+            // A Kotlin `companion object`'s `@BeforeAll` runs for the class around it.
+            let open = src.enclosing_brace(head).map(|o| {
+                let header = src.code[src.line_start(src.line_of(o))..o].trim();
+                match header.starts_with("companion object") {
+                    true => src.enclosing_brace(o).unwrap_or(o),
+                    false => o,
+                }
+            });
+            unit.scope = open.map(|o| o..src.close_of(o));
         }
         unit.cases = match language {
             Language::Rust => attribute_rows(src, head, head_text, &["#[case", "#[test_case"]),
