@@ -197,6 +197,20 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             ));
             continue;
         };
+        // A test folded into the table of a test still in the file: each of its checks
+        // is a check of that test with the values written as names (the rows), made
+        // that many more times, its values now in that test's text.
+        gone.retain(|&u| {
+            let mine = bag(old, &old.units[u], file.rules);
+            mine.is_empty()
+                || !pairs
+                    .iter()
+                    .filter(|(o, n)| o.0 == fi && n.0 == fi)
+                    .any(|(o, n)| folded_into(&mine, old, o.1, new, n.1, file.rules))
+        });
+        if gone.is_empty() {
+            continue;
+        }
         let arrived: Vec<usize> = added.iter().filter(|a| a.0 == fi).map(|a| a.1).collect();
         // The missing tests taken for duplicates of an arrival (it runs their body).
         let absorbed: Vec<usize> = match &file.new {
@@ -484,6 +498,43 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     }
     out.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     out
+}
+
+/// Whether the checks `mine` of a removed test are made by the test `ou` became (`nu`),
+/// templated (`checks::templates`) and that many more times than before, with their
+/// values in its text.
+fn folded_into(
+    mine: &[Item],
+    old: &Model,
+    ou: usize,
+    new: &Model,
+    nu: usize,
+    rules: &super::rules::Rules,
+) -> bool {
+    let (was, now) = (
+        bag(old, &old.units[ou], rules),
+        bag(new, &new.units[nu], rules),
+    );
+    let count = |items: &[Item], key: &str| -> usize {
+        items
+            .iter()
+            .filter(|i| unrepeated(&i.key) == key)
+            .map(|i| i.mult)
+            .sum()
+    };
+    let text = &new.src.raw[new.units[nu].span.clone()];
+    let text = String::from_utf8_lossy(text);
+    mine.iter().all(|i| {
+        let key = unrepeated(&i.key);
+        now.iter().any(|m| {
+            let general = unrepeated(&m.key);
+            super::checks::templates(general, key)
+                && count(&now, general) >= count(&was, general) + i.mult
+                && super::checks::literal_values(key)
+                    .iter()
+                    .all(|v| text.contains(v))
+        })
+    })
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {

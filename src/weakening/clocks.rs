@@ -39,7 +39,23 @@ pub(super) fn moved<'a>(old: &'a str, new: &'a str) -> Option<(usize, usize)> {
     if !WORDS.iter().any(|w| new.contains(w)) {
         return None;
     }
-    changed_only(old, new, clock_line).map(|pairs| pairs[0])
+    let (a, b): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    changed_only(old, new, clock_line)?
+        .into_iter()
+        .find(|&(o, n)| call_tail(a[o]) != call_tail(b[n]))
+}
+
+/// A line's first call from its name on (`tickAsync(10);` of `await
+/// time.clock.tickAsync(10);`): the clock's receiver renamed moves no clock.
+fn call_tail(line: &str) -> &str {
+    let line = line.trim();
+    let Some(open) = line.find('(') else {
+        return line;
+    };
+    let start = line[..open]
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!'))
+        .map_or(0, |i| i + 1);
+    &line[start..]
 }
 
 /// The line (0-based, within each body) of a tolerance set up in a test and raised, when
@@ -110,6 +126,9 @@ mod tests {
         let old = "func TestX(t *testing.T) {\n\tclock.Advance(2 * time.Second)\n\tassert.True(t, c.Expired())\n}\n";
         let new = old.replace("2 * time.Second", "10 * time.Minute");
         assert_eq!(moved(old, &new), Some((1, 1)));
+        // (Its receiver renamed, the clock is where it was.)
+        let renamed = old.replace("clock.Advance", "env.clock.Advance");
+        assert_eq!(moved(old, &renamed), None);
     }
 
     #[test]

@@ -634,10 +634,14 @@ pub(super) fn compare_bags(
     }
     // Only as the rewrite of a lost check of the same value and strength: a check
     // replaced by a copy of another one (`assert y == 2` → `assert x == 1`) is lost.
+    // (Or the lost check with its values now the rows': tests folded into a table the
+    // test already had.)
     let rewrite_of_lost = |m: &&Item| {
         lost.iter().any(|l| {
             l.strength == m.strength
-                && (unrepeated(&l.key) == unrepeated(&m.key) || checks::related(&l.key, &m.key))
+                && (unrepeated(&l.key) == unrepeated(&m.key)
+                    || checks::related(&l.key, &m.key)
+                    || checks::templates(unrepeated(&m.key), unrepeated(&l.key)))
         })
     };
     // (A repeat that is no rewrite is not counted among the checks after either.)
@@ -770,20 +774,32 @@ pub(super) fn compare_bags(
     // `assertThrows(…)` → `assertThatThrownBy(…).isInstanceOf(…).hasMessage("m")`,
     // `Assert.Equal("m", ex.Message)` → `.Should().Throw<E>().WithMessage("m")`, and so for
     // `ex.ParamName` and `WithParameterName("p")`): the message is checked there.
+    // (When the lost checks pinned the error's type, the new check must pin it too.)
+    let typed: Vec<&str> = lost
+        .iter()
+        .filter_map(|l| checks::expected_exception(&l.key).map(|(_, ty)| ty))
+        .collect();
     let lost: Vec<&Item> = lost
         .into_iter()
         .filter(|l| {
             let message = [".Message", ".getMessage()", ".message", ".ParamName"]
                 .iter()
                 .any(|m| l.key.contains(m));
-            !(message
+            // (Or a field's getter, which AssertJ's `.extracting("email").isEqualTo(…)`
+            // after the expected error pins.)
+            let field = getter_field(&l.key);
+            !((message || field.is_some())
                 && l.strength == Strength::Equality
-                && checks::string_literals(&l.key).into_iter().any(|text| {
+                && checks::text_literals(&l.key).into_iter().any(|text| {
                     text.len() > 2
                         && gained.iter().any(|g| {
                             g.strength == Strength::Equality
                                 && checks::expects_failure(&g.key)
-                                && pins_message(&g.key, text)
+                                && typed.iter().all(|ty| checks::mentions(&g.key, ty))
+                                && match &field {
+                                    Some(f) => pins_field(&g.key, f, text),
+                                    None => pins_message(&g.key, text),
+                                }
                         })
                 }))
         })
@@ -1932,6 +1948,27 @@ fn renamed_away(was: &str, now: &str, old: &Model, new: &Model) -> bool {
 /// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`; its
 /// parameter, `WithParameterName("p")`), not as an
 /// input of the call it expects to fail (`assertThrows(E.class, () -> parse("m"))`).
+/// The field a Java check reads through a getter (`e.getEmail()` → `email`).
+fn getter_field(key: &str) -> Option<String> {
+    let at = key.find(".get")? + 4;
+    let name: String = key[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let first = name.chars().next().filter(char::is_ascii_uppercase)?;
+    if !key[at + name.len()..].starts_with("()") || name == "Message" {
+        return None;
+    }
+    Some(first.to_ascii_lowercase().to_string() + &name[1..])
+}
+
+/// Whether an AssertJ check pins a field to `text`: `.extracting("email").isEqualTo(text)`
+/// or `.hasFieldOrPropertyWithValue("email", text)`.
+fn pins_field(key: &str, field: &str, text: &str) -> bool {
+    key.contains(&format!(".extracting(\"{field}\").isEqualTo({text})"))
+        || key.contains(&format!(".hasFieldOrPropertyWithValue(\"{field}\",{text})"))
+}
+
 fn pins_message(key: &str, text: &str) -> bool {
     const MARKERS: &[&str] = &[
         "hasMessage(",
@@ -1951,7 +1988,25 @@ fn pins_message(key: &str, text: &str) -> bool {
     key.match_indices(text).any(|(at, _)| {
         let before = key[..at].trim_end();
         MARKERS.iter().any(|m| before.ends_with(m))
-    })
+    }) || {
+        // chai-as-promised's `rejectedWith(E, "m")` or `rejectedWith(E, /^m$/)`: the
+        // whole message, as text or as an anchored pattern.
+        let inner = &text[1..text.len() - 1];
+        let forms = [
+            format!("\"{inner}\""),
+            format!("'{inner}'"),
+            format!("/^{inner}$/"),
+        ];
+        key.match_indices("rejectedWith(").any(|(at, m)| {
+            let args = &key[at + m.len()..];
+            forms.iter().any(|f| {
+                args.starts_with(f.as_str())
+                    || args.split_once(',').is_some_and(|(ty, rest)| {
+                        !ty.contains('(') && rest.trim_start().starts_with(f.as_str())
+                    })
+            })
+        })
+    }
 }
 
 /// The line of a test's check that calls a helper whose returned comparison reads the

@@ -63,12 +63,76 @@ pub(super) fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
     out
 }
 
+/// Whether `general` is `specific` with some of its literal values written as names
+/// (`assert_eq!(parse(input), Ok(secs))` of `assert_eq!(parse("45s"), Ok(45))`): the
+/// same check, its values now given by a table's rows or a test's parameters. Each name
+/// stands for one value throughout.
+pub fn templates(general: &str, specific: &str) -> bool {
+    let mut names: Vec<(&str, &str)> = Vec::new();
+    let (mut g, mut s) = (0, 0);
+    let spans = literals(specific);
+    let mut next = spans.iter().peekable();
+    let word_len = |t: &str| {
+        t.bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            .count()
+    };
+    while s < specific.len() {
+        while next.peek().is_some_and(|(r, _)| r.start < s) {
+            next.next();
+        }
+        match next.peek() {
+            Some((r, _)) if r.start == s && !general[g..].starts_with(&specific[r.clone()]) => {
+                let value = &specific[r.clone()];
+                let n = word_len(&general[g..]);
+                let name = &general[g..g + n];
+                if n == 0 || name.as_bytes()[0].is_ascii_digit() {
+                    return false;
+                }
+                match names.iter().find(|(k, _)| *k == name) {
+                    Some((_, v)) if *v != value => return false,
+                    Some(_) => {}
+                    None => names.push((name, value)),
+                }
+                g += n;
+                s = r.end;
+            }
+            _ => {
+                if general.as_bytes().get(g) != Some(&specific.as_bytes()[s]) {
+                    return false;
+                }
+                g += 1;
+                s += 1;
+            }
+        }
+    }
+    g == general.len() && !names.is_empty()
+}
+
 /// The double-quoted string literals of a check, with their quotes.
 pub fn string_literals(key: &str) -> Vec<&str> {
     literals(key)
         .into_iter()
         .map(|(r, _)| &key[r])
         .filter(|l| l.len() >= 2 && l.starts_with('"') && l.ends_with('"'))
+        .collect()
+}
+
+/// The literal values of a check (strings with their quotes, numbers), as written.
+pub fn literal_values(key: &str) -> Vec<&str> {
+    literals(key).into_iter().map(|(r, _)| &key[r]).collect()
+}
+
+/// The quoted string literals of a check (double or single quotes), with their quotes.
+pub fn text_literals(key: &str) -> Vec<&str> {
+    literals(key)
+        .into_iter()
+        .map(|(r, _)| &key[r])
+        .filter(|l| {
+            l.len() >= 2
+                && ((l.starts_with('"') && l.ends_with('"'))
+                    || (l.starts_with('\'') && l.ends_with('\'')))
+        })
         .collect()
 }
 
@@ -415,7 +479,15 @@ pub fn expects_failure(key: &str) -> bool {
     for c in key.chars() {
         match c {
             '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
+            // (A call's parentheses kept, empty: `assertThatThrownBy(…).isInstanceOf(…)`
+            // is a call of `assertThatThrownBy`, not a receiver of that name.)
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    outer.push_str("()");
+                }
+            }
+            ']' | '}' => depth -= 1,
             _ if depth == 0 => outer.push(c),
             _ => {}
         }
@@ -808,8 +880,22 @@ pub fn size_for_content(old: &str, new: &str) -> bool {
             value = inner;
         }
     }
+    // (Its elements checked too: `len(xs) == 1 && xs[0] == "x"`.)
+    let elements = [
+        "[",
+        ".get(",
+        ".at(",
+        ".first",
+        ".First",
+        ".last",
+        ".Last",
+        ".ElementAt(",
+    ]
+    .iter()
+    .any(|e| new.contains(&format!("{value}{e}")));
     size_subject(old).is_none()
         && !literal(value)
+        && !elements
         && (subjects(old).iter().any(|s| {
             *s == value
                 || unconverted(s) == value

@@ -155,7 +155,9 @@ fn span_ends(
         let lit_here = next_lit.is_none_or(|l| {
             text[e..].starts_with(l) || (text.get(e) == Some(&b' ') && text[e + 1..].starts_with(l))
         });
-        if e > pos && depth == 0 && text[e - 1] != b' ' && lit_here {
+        // (`N`: a number, `0.01`, `1e-6`, `5m`.)
+        let fits = letter != b'N' || numeric(&text[pos..e]);
+        if e > pos && depth == 0 && text[e - 1] != b' ' && lit_here && fits {
             binds.push((letter, pos, e));
             if go(rest, text, e, true, binds) {
                 return true;
@@ -186,6 +188,15 @@ fn span_ends(
         }
         e += 1;
     }
+}
+
+/// Whether a hole's text is a number literal (a template's `N`).
+fn numeric(text: &[u8]) -> bool {
+    let digits = text.strip_prefix(b"-").unwrap_or(text);
+    digits.first().is_some_and(u8::is_ascii_digit)
+        && digits
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+'))
 }
 
 fn bound(binds: &Bindings, piece: &Piece) -> Option<(usize, usize)> {

@@ -788,3 +788,21 @@ fn only_an_equality_of_two_tuples_is_split() {
     assert_eq!(components("assert(a,b)<=(1,2)", &rules), None);
     assert!(components("assert(a,b)==(1,2)", &rules).is_some());
 }
+
+#[test]
+fn templates_reads_values_become_names() {
+    let general = "assert_eq!(Ok(Duration::from_secs(secs)),parse_duration(input))";
+    assert!(templates(
+        general,
+        "assert_eq!(Ok(Duration::from_secs(45)),parse_duration(\"45s\"))"
+    ));
+    // (A value kept as written is the same too; one name is one value throughout.)
+    assert!(templates(
+        "assert f(x, \"a\") == x",
+        "assert f(1, \"a\") == 1"
+    ));
+    assert!(!templates("assert f(x) == x", "assert f(1) == 2"));
+    // (Another call, or nothing named: no template.)
+    assert!(!templates("assert g(x) == y", "assert f(1) == 2"));
+    assert!(!templates("assert f(1) == 2", "assert f(1) == 2"));
+}

@@ -792,6 +792,13 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     ),
     (Language::CSharp, "Assert.IsTrue(A, ..)", "Assert.True(A)"),
     (Language::CSharp, "Assert.IsFalse(A, ..)", "Assert.False(A)"),
+    // NUnit's and MSTest's `AreEqual(expected, actual, delta)`: a tolerance (`N`, a
+    // number; a text there is the message).
+    (
+        Language::CSharp,
+        "Assert.AreEqual(A, B, N, ..)",
+        "Assert.That(B, Is.EqualTo(A).Within(N))",
+    ),
     (
         Language::CSharp,
         "Assert.AreEqual(A, B, ..)",
