@@ -1089,8 +1089,13 @@ impl Model<'_> {
         let last = (line + 1..self.src.line_count())
             .find_map(|l| self.src.indent(l))
             .is_none_or(|i| i <= body_indent);
+        // (Or an error handler that returns: `except FetchError: return` ends the test
+        // green when the call under test fails.)
         self.src.indent(head) == Some(body_indent)
-            && (word(head_text, "if") || word(head_text, "unless"))
+            && (word(head_text, "if")
+                || word(head_text, "unless")
+                || word(head_text, "except")
+                || word(head_text, "rescue"))
             && text == &self.src.code[at..at + len]
             && logging
             && last

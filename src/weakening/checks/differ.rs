@@ -917,6 +917,7 @@ const UNORDERED: &[&str] = &[
     "match_array",
     "contain_exactly",
     "ElementsMatch(",
+    "ConsistOf(",
     "InAnyOrder",
     "BeEquivalentTo(",
     "AreEquivalent(",
@@ -1062,7 +1063,8 @@ pub fn order_dropped(old: &str, new: &str) -> bool {
     let (vo, vn) = (values(old), values(new));
     !unordered(old)
         && unordered(new)
-        && (ORDERED.iter().any(|o| old.contains(o)) || go_slice(old))
+        // (Or an expected order built on purpose: `eq(orders.map(&:id).reverse)`.)
+        && (ORDERED.iter().any(|o| old.contains(o)) || go_slice(old) || old.contains(".reverse"))
         && (vo.iter().any(|v| vn.contains(v))
             || (vo.is_empty()
                 && vn.is_empty()
@@ -1173,6 +1175,23 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     if old.contains(".with(") && !new.contains(".with(") && unqualified(old) == unqualified(new) {
         return Some("the arguments it had to match are no longer checked");
     }
+    // MockK's `verify(exactly = 1) { … }` → `verify { … }` (at least once): the count
+    // dropped, and whatever the block itself loosened.
+    for call in ["verify", "coVerify"] {
+        if let Some(rest) = old
+            .strip_prefix(call)
+            .and_then(|r| r.strip_prefix("(exactly="))
+            && let Some(body) = rest.split_once(')').map(|(_, b)| b)
+            && let Some(now) = new.strip_prefix(call).filter(|b| b.starts_with('{'))
+            && body.starts_with('{')
+        {
+            return if body == now {
+                Some("the exact number of calls is no longer checked")
+            } else {
+                loosened_in_place(&format!("{call}{body}"), new)
+            };
+        }
+    }
     // (A Python raw string compared as the plain one: `match=r"^a: b$"` →
     // `match="a"` is a pattern cut.)
     // (Read only when a quote follows an `r`: most keys have none, and this runs for
@@ -1217,6 +1236,35 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     };
     if fewer_extracted(old, new) {
         return Some("fewer of its fields are compared");
+    }
+    // A check of every element made a check of any one (`xs.every(…)` → `xs.some(…)`,
+    // `all(…)` → `any(…)`, `allMatch` → `anyMatch`, `.All(` → `.Any(`).
+    // (Whole words: `all` and `any` share their `a`.)
+    let word_start = head
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let (whole_removed, whole_added) = (
+        &old[word_start..old.len() - suffix],
+        &new[word_start..new.len() - suffix],
+    );
+    if matches!(
+        (whole_removed, whole_added),
+        ("every", "some") | ("all", "any") | ("All", "Any") | ("allMatch", "anyMatch")
+    ) && (word_start == 0 || old[..word_start].ends_with(['.', ' ', '(', '!']))
+    {
+        return Some("it now holds when any one element does, not every element");
+    }
+    // `rows.single()` fails unless there is exactly one; `rows.first()` takes the first
+    // of any number.
+    if head.ends_with('.')
+        && matches!(removed, "single" | "Single")
+        && matches!(added, "first" | "First" | "firstOrNull" | "FirstOrDefault")
+    {
+        return Some("it no longer fails when there is more than one");
+    }
+    // A tolerance given to an exact comparison (`Is.EqualTo(x)` → `Is.EqualTo(x).Within(0.5)`).
+    if removed.is_empty() && added.starts_with(".Within(") && head.ends_with(')') {
+        return Some("a tolerance now lets values near it pass");
     }
     if normalised_actual(old, new, head, removed, added) {
         return Some(

@@ -759,6 +759,12 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "typeof(A).ShouldBeThrownBy(B)",
         "Assert.Throws<A>(B)",
     ),
+    // (Shouldly's tolerance, a number: `d.ShouldBe(1.16m, 0.01m)`.)
+    (
+        Language::CSharp,
+        "A.ShouldBe(B, N)",
+        "Assert.That(A, Is.EqualTo(B).Within(N))",
+    ),
     (Language::CSharp, "A.ShouldBe(B)", "Assert.Equal(B, A)"),
     (Language::CSharp, "A.ShouldBeTrue()", "Assert.True(A)"),
     (Language::CSharp, "A.ShouldBeFalse()", "Assert.False(A)"),
@@ -814,6 +820,17 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         Language::CSharp,
         "Assert.That(A, Is.EqualTo(B))",
         "Assert.Equal(B, A)",
+    ),
+    // NUnit's size constraints: an exact size is an exact check of the count.
+    (
+        Language::CSharp,
+        "Assert.That(A, Has.Count.EqualTo(B))",
+        "Assert.Equal(B, A.Count)",
+    ),
+    (
+        Language::CSharp,
+        "Assert.That(A, Has.Length.EqualTo(B))",
+        "Assert.Equal(B, A.Length)",
     ),
     (
         Language::CSharp,
