@@ -1032,6 +1032,11 @@ pub(super) fn compare_bags(
                 // (Bound, `var e = assertThrows(Exception.class, f)`, its type may be
                 // checked after: `isEqualTo(LexerException.class)` pins it again.)
                 Some((*l, *g, "any exception of the wider type now passes"))
+            } else if l.strength == Strength::Equality
+                && checks::integer_windowed(&l.key, &g.key)
+                && l.parts.iter().any(|p| !checks::literal(p) && g.key.contains(p.as_str()))
+            {
+                Some((*l, *g, "a whole number compared exactly now passes within a window"))
             } else if l.strength == Strength::Equality && checks::size_for_content(&l.key, &g.key) {
                 Some((*l, *g, "only its size is checked now"))
             } else if l.strength == Strength::Equality && checks::status_for_class(&l.key, &g.key) {

@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::model::{Model, Role};
+use super::rules::Language;
 use super::{File, finding};
 use crate::finding::{Finding, FindingKind};
 
@@ -299,6 +300,27 @@ pub(super) fn concurrency_cut(file: &File, old: &Model, new: &Model) -> Vec<Find
                 || line.starts_with("} else if")
             {
                 continue;
+            }
+            // Go: a goroutine's `go` dropped, so the closure runs inline, one after
+            // another (`go func(w int) {` → `func(w int) {`).
+            if file.rules.language == Language::Go
+                && line.starts_with("func(")
+                && lines_was
+                    .iter()
+                    .any(|w| w.strip_prefix("go ") == Some(line))
+            {
+                let at = first + i;
+                out.push(finding(
+                    file.path,
+                    FindingKind::AssertionLoosened,
+                    Some(at),
+                    format!(
+                        "`{}`: the goroutine's `go` is dropped, so each runs in turn and nothing overlaps",
+                        new.src.shown(at),
+                    ),
+                    Some(&unit.name),
+                ));
+                break;
             }
             let cut = lines_was.iter().find_map(|w| {
                 let (a, b) = super::checks::changed_number(w, line)?;

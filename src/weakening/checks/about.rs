@@ -408,6 +408,14 @@ pub fn related_subjects<S: AsRef<str>>(a: &[S], b: &[S]) -> bool {
             {
                 out.push(arg);
             }
+            // (Rust's `(x - 3).abs()` too.)
+            if let Some(inner) = subject
+                .strip_suffix(".abs()")
+                .and_then(|r| r.strip_prefix('('))
+                .and_then(|r| r.strip_suffix(')'))
+            {
+                out.push(inner);
+            }
             // `matches!(x, P)` is about `x`, and Go's `strings.Contains(x, "a")` too.
             for call in ["matches!(", "strings.", "bytes."] {
                 if let Some(args) = subject.strip_prefix(call).and_then(|r| {

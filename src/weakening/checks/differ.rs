@@ -154,6 +154,37 @@ pub(super) fn number_value(text: &str) -> Option<f64> {
     digits.parse().ok()
 }
 
+/// Whether an exact check of a whole number became a window around it (`assert_eq!(t,
+/// 620_000)` → `assert!((t - 620_000).abs() <= 1_000)`, `abs(t - 620000) < 5`): whole
+/// numbers compare exactly, so a window of one or more lets wrong values through.
+/// (A float's window, `abs(x - 0.3) < 1e-9`, is how floats are compared.)
+pub fn integer_windowed(old: &str, new: &str) -> bool {
+    let whole = |t: &str| {
+        !t.is_empty()
+            && t.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+            && t.bytes().next().is_some_and(|b| b.is_ascii_digit())
+    };
+    let Some(abs) = ["abs(", ".abs()", "Abs("].iter().find_map(|a| new.find(a)) else {
+        return false;
+    };
+    let expected: Vec<&str> = literals(old)
+        .into_iter()
+        .map(|(r, _)| &old[r])
+        .filter(|t| whole(t) && t.trim_start_matches(['0', '_']).len() > 1)
+        .collect();
+    let Some((_, bound)) = new[abs..].rsplit_once(['<', '≤']) else {
+        return false;
+    };
+    let bound = bound.trim_start_matches('=').trim();
+    let bound: String = bound
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.')
+        .collect();
+    expected.iter().any(|e| new.contains(e))
+        && whole(&bound)
+        && bound.replace('_', "").parse::<u64>().is_ok_and(|b| b >= 1)
+}
+
 /// For two checks of one shape that differ in one number only: whether the new
 /// number lets more through — an upper bound raised (`< 100` → `< 500`,
 /// `toBeLessThan`, `assertLess(x, n)`, `isAtMost`) or a lower bound lowered.
@@ -1220,6 +1251,11 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
         .zip(new[prefix..].bytes().rev())
         .take_while(|(a, b)| a == b)
         .count();
+    // (Likewise: two characters may end in the same bytes.)
+    let mut suffix = suffix;
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
     let removed = &old[prefix..old.len() - suffix];
     let added = &new[prefix..new.len() - suffix];
     let head = &old[..prefix];
@@ -1241,11 +1277,12 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     // `all(…)` → `any(…)`, `allMatch` → `anyMatch`, `.All(` → `.Any(`).
     // (Whole words: `all` and `any` share their `a`.)
     let word_start = head
-        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rfind(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let (whole_removed, whole_added) = (
-        &old[word_start..old.len() - suffix],
-        &new[word_start..new.len() - suffix],
+        old.get(word_start..old.len() - suffix).unwrap_or(""),
+        new.get(word_start..new.len() - suffix).unwrap_or(""),
     );
     if matches!(
         (whole_removed, whole_added),

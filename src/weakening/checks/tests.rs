@@ -806,3 +806,19 @@ fn templates_reads_values_become_names() {
     assert!(!templates("assert g(x) == y", "assert f(1) == 2"));
     assert!(!templates("assert f(1) == 2", "assert f(1) == 2"));
 }
+
+#[test]
+fn loosened_in_place_reads_text_beyond_ascii_without_panicking() {
+    // (The word before a change ends in a character of several bytes.)
+    let old = "assert f\"Python ❴v❨❩❵\" in out";
+    let new = "assert f\"Python ❴w❨❩❵\" in out";
+    let _ = loosened_in_place(old, new);
+    let _ = loosened_in_place("assert x == \"é\"", "assert x == \"è\"");
+    assert_eq!(
+        loosened_in_place(
+            "assert all(x > 0 for x in xs)",
+            "assert any(x > 0 for x in xs)"
+        ),
+        Some("it now holds when any one element does, not every element")
+    );
+}
