@@ -601,6 +601,12 @@ pub(super) struct Appeared {
 }
 
 impl Appeared {
+    /// Whether a check fresh in the change starts with `prefix` (a matcher split
+    /// across tests: `….with(id).on_queue(q)` → `….on_queue(q)` and `….with(id)`).
+    pub(super) fn fresh_with_prefix(&self, prefix: &str) -> bool {
+        self.fresh.iter().any(|k| k.starts_with(prefix))
+    }
+
     fn add(&mut self, key: String, strength: Strength, fresh: bool) {
         if fresh {
             let once = unrepeated(&key).to_string();

@@ -1078,6 +1078,7 @@ pub(super) fn compare_bags(
                 && l.strength != Strength::Void
                 && !(why == checks::LOOSE_EQUALITY && node_assert_imports(new).0)
                 && !(why == checks::PATTERN_CUT && renamed_away(&l.key, &g.key, old, new))
+                && !(why == checks::ARGUMENTS_DROPPED && with_checked_apart(&l.key, elsewhere))
             {
                 Some((*l, *g, why))
             } else {
@@ -1953,6 +1954,19 @@ fn renamed_away(was: &str, now: &str, old: &Model, new: &Model) -> bool {
 /// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`; its
 /// parameter, `WithParameterName("p")`), not as an
 /// input of the call it expects to fail (`assertThrows(E.class, () -> parse("m"))`).
+/// Whether the `.with(…)` matcher a lost check had is checked by a check fresh in the
+/// change: the lost check up to its `.with(…)`, in a test of its own.
+fn with_checked_apart(lost: &str, elsewhere: &Appeared) -> bool {
+    let Some(at) = lost.find(".with(") else {
+        return false;
+    };
+    let open = at + ".with".len();
+    let Some(close) = crate::weakening::source::matching_close(lost.as_bytes(), open) else {
+        return false;
+    };
+    elsewhere.fresh_with_prefix(&lost[..=close])
+}
+
 /// The field a Java check reads through a getter (`e.getEmail()` → `email`).
 fn getter_field(key: &str) -> Option<String> {
     let at = key.find(".get")? + 4;

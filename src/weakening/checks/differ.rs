@@ -1204,7 +1204,7 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     // `expect(a_request(:post, url)).to have_been_made`, `receive(:m).with(a)` →
     // `receive(:m)`).
     if old.contains(".with(") && !new.contains(".with(") && unqualified(old) == unqualified(new) {
-        return Some("the arguments it had to match are no longer checked");
+        return Some(ARGUMENTS_DROPPED);
     }
     // MockK's `verify(exactly = 1) { … }` → `verify { … }` (at least once): the count
     // dropped, and whatever the block itself loosened.
@@ -1762,6 +1762,9 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
 
 /// Why a searched-for text or pattern cut to a part of itself is looser.
 pub const PATTERN_CUT: &str = "the pattern lets more through";
+
+/// Why [`loosened_in_place`] reads a `.with(…)` argument matcher dropped.
+pub const ARGUMENTS_DROPPED: &str = "the arguments it had to match are no longer checked";
 
 /// The text of the one literal that differs between two checks, as it was, when it
 /// is a plain name (`contains("CookieServlet")` → `contains("Cookie")`: `CookieServlet`).

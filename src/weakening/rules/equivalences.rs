@@ -538,6 +538,12 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Java, "throw new AssertionError(..)", "fail()"),
     (Language::Java, "fail(A)", "fail()"),
     // MSTest's `[ExpectedException(typeof(E))]`: the test fails unless `E` is thrown.
+    // (With `AllowDerivedTypes = true` any subtype passes: xUnit's `ThrowsAny<A>`.)
+    (
+        Language::CSharp,
+        "[ExpectedException(typeof(A), AllowDerivedTypes = true, ..)]",
+        "Assert.ThrowsAny<A>()",
+    ),
     (
         Language::CSharp,
         "[ExpectedException(typeof(A), ..)]",
