@@ -303,44 +303,32 @@ pub(super) fn concurrency_cut(file: &File, old: &Model, new: &Model) -> Vec<Find
             }
             // Go: a goroutine's `go` dropped, so the closure runs inline, one after
             // another (`go func(w int) {` → `func(w int) {`).
-            if file.rules.language == Language::Go
+            let inline = file.rules.language == Language::Go
                 && line.starts_with("func(")
                 && lines_was
                     .iter()
-                    .any(|w| w.strip_prefix("go ") == Some(line))
-            {
-                let at = first + i;
-                out.push(finding(
-                    file.path,
-                    FindingKind::AssertionLoosened,
-                    Some(at),
-                    format!(
-                        "`{}`: the goroutine's `go` is dropped, so each runs in turn and nothing overlaps",
-                        new.src.shown(at),
-                    ),
-                    Some(&unit.name),
-                ));
-                break;
-            }
+                    .any(|w| w.strip_prefix("go ") == Some(line));
             let cut = lines_was.iter().find_map(|w| {
                 let (a, b) = super::checks::changed_number(w, line)?;
                 let (a, b) = (a.parse::<u64>().ok()?, b.parse::<u64>().ok()?);
                 (a >= 2 && b <= 1).then_some((a, b))
             });
-            if let Some((a, b)) = cut {
-                let at = first + i;
-                out.push(finding(
-                    file.path,
-                    FindingKind::AssertionLoosened,
-                    Some(at),
-                    format!(
-                        "`{}`: the concurrent test now runs {b} at a time where it ran {a}, so nothing overlaps",
-                        new.src.shown(at),
-                    ),
-                    Some(&unit.name),
-                ));
-                break;
-            }
+            let why = match (inline, cut) {
+                (true, _) => "the goroutine's `go` is dropped, so each runs in turn".to_string(),
+                (false, Some((a, b))) => {
+                    format!("the concurrent test now runs {b} at a time where it ran {a}")
+                }
+                (false, None) => continue,
+            };
+            let at = first + i;
+            out.push(finding(
+                file.path,
+                FindingKind::AssertionLoosened,
+                Some(at),
+                format!("`{}`: {why}, so nothing overlaps", new.src.shown(at)),
+                Some(&unit.name),
+            ));
+            break;
         }
     }
     out
