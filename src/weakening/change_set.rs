@@ -200,13 +200,25 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         // A test folded into the table of a test still in the file: each of its checks
         // is a check of that test with the values written as names (the rows), made
         // that many more times, its values now in that test's text.
+        // (Only tests that changed and still run can have taken rows; their checks are
+        // read once for all the removed tests.)
+        let tables: Vec<Table> = pairs
+            .iter()
+            .filter(|(o, n)| o.0 == fi && n.0 == fi)
+            .filter(|(o, n)| {
+                let (ou, nu) = (&old.units[o.1], &new.units[n.1]);
+                old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()]
+                    && !new.never_runs(nu)
+            })
+            .map(|(o, n)| Table {
+                was: bag(old, &old.units[o.1], file.rules),
+                now: bag(new, &new.units[n.1], file.rules),
+                text: String::from_utf8_lossy(&new.src.raw[new.units[n.1].span.clone()]),
+            })
+            .collect();
         gone.retain(|&u| {
             let mine = bag(old, &old.units[u], file.rules);
-            mine.is_empty()
-                || !pairs
-                    .iter()
-                    .filter(|(o, n)| o.0 == fi && n.0 == fi)
-                    .any(|(o, n)| folded_into(&mine, old, o.1, new, n.1, file.rules))
+            mine.is_empty() || !tables.iter().any(|t| t.took(&mine))
         });
         if gone.is_empty() {
             continue;
@@ -500,41 +512,38 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     out
 }
 
-/// Whether the checks `mine` of a removed test are made by the test `ou` became (`nu`),
-/// templated (`checks::templates`) and that many more times than before, with their
-/// values in its text.
-fn folded_into(
-    mine: &[Item],
-    old: &Model,
-    ou: usize,
-    new: &Model,
-    nu: usize,
-    rules: &super::rules::Rules,
-) -> bool {
-    let (was, now) = (
-        bag(old, &old.units[ou], rules),
-        bag(new, &new.units[nu], rules),
-    );
-    let count = |items: &[Item], key: &str| -> usize {
-        items
-            .iter()
-            .filter(|i| unrepeated(&i.key) == key)
-            .map(|i| i.mult)
-            .sum()
-    };
-    let text = &new.src.raw[new.units[nu].span.clone()];
-    let text = String::from_utf8_lossy(text);
-    mine.iter().all(|i| {
-        let key = unrepeated(&i.key);
-        now.iter().any(|m| {
-            let general = unrepeated(&m.key);
-            super::checks::templates(general, key)
-                && count(&now, general) >= count(&was, general) + i.mult
-                && super::checks::literal_values(key)
-                    .iter()
-                    .all(|v| text.contains(v))
+/// A test still in the file, as a possible table for a removed test's checks: its
+/// checks before and after, and its new text.
+struct Table<'a> {
+    was: Vec<Item>,
+    now: Vec<Item>,
+    text: std::borrow::Cow<'a, str>,
+}
+
+impl Table<'_> {
+    /// Whether it makes the checks `mine` of a removed test: templated
+    /// (`checks::templates`), that many more times than before, with their values in
+    /// its text.
+    fn took(&self, mine: &[Item]) -> bool {
+        let count = |items: &[Item], key: &str| -> usize {
+            items
+                .iter()
+                .filter(|i| unrepeated(&i.key) == key)
+                .map(|i| i.mult)
+                .sum()
+        };
+        mine.iter().all(|i| {
+            let key = unrepeated(&i.key);
+            self.now.iter().any(|m| {
+                let general = unrepeated(&m.key);
+                super::checks::templates(general, key)
+                    && count(&self.now, general) >= count(&self.was, general) + i.mult
+                    && super::checks::literal_values(key)
+                        .iter()
+                        .all(|v| self.text.contains(v))
+            })
         })
-    })
+    }
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {

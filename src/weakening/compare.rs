@@ -1950,10 +1950,6 @@ fn renamed_away(was: &str, now: &str, old: &Model, new: &Model) -> bool {
     })
 }
 
-/// Whether an expected-error check pins `text` (a string literal) as the error's message
-/// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`; its
-/// parameter, `WithParameterName("p")`), not as an
-/// input of the call it expects to fail (`assertThrows(E.class, () -> parse("m"))`).
 /// Whether the `.with(…)` matcher a lost check had is checked by a check fresh in the
 /// change: the lost check up to its `.with(…)`, in a test of its own.
 fn with_checked_apart(lost: &str, elsewhere: &Appeared) -> bool {
@@ -1988,6 +1984,10 @@ fn pins_field(key: &str, field: &str, text: &str) -> bool {
         || key.contains(&format!(".hasFieldOrPropertyWithValue(\"{field}\",{text})"))
 }
 
+/// Whether an expected-error check pins `text` (a string literal) as the error's message
+/// (`hasMessage("m")`, `WithMessage("m")`, `Where(e => e.Message == "m")`; its
+/// parameter, `WithParameterName("p")`), not as an
+/// input of the call it expects to fail (`assertThrows(E.class, () -> parse("m"))`).
 fn pins_message(key: &str, text: &str) -> bool {
     const MARKERS: &[&str] = &[
         "hasMessage(",

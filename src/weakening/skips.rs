@@ -1612,7 +1612,6 @@ fn test_context_name(code: &str) -> Option<&str> {
     .then_some(name)
 }
 
-/// Whether the statements of a block are logging only, then one that `exits`.
 /// Whether an `if` condition only says that a Go call failed (`err != nil`,
 /// `readErr != nil`).
 fn silent_error(condition: &str) -> bool {
@@ -1626,6 +1625,7 @@ fn silent_error(condition: &str) -> bool {
         })
 }
 
+/// Whether the statements of a block are logging only, then one that `exits`.
 fn only_logging_then(block: &str, exits: impl Fn(&str) -> bool) -> bool {
     let statements: Vec<&str> = block
         .split([';', '\n'])

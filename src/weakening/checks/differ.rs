@@ -164,7 +164,8 @@ pub fn integer_windowed(old: &str, new: &str) -> bool {
             && t.bytes().all(|b| b.is_ascii_digit() || b == b'_')
             && t.bytes().next().is_some_and(|b| b.is_ascii_digit())
     };
-    let Some(abs) = ["abs(", ".abs()", "Abs("].iter().find_map(|a| new.find(a)) else {
+    // (`abs(…)`, `Math.abs(…)`, Rust's `(…).abs()`, Go's `math.Abs(…)`.)
+    let Some(abs) = new.find("abs(").or_else(|| new.find("Abs(")) else {
         return false;
     };
     let expected: Vec<&str> = literals(old)
@@ -912,18 +913,21 @@ pub fn size_for_content(old: &str, new: &str) -> bool {
         }
     }
     // (Its elements checked too: `len(xs) == 1 && xs[0] == "x"`.)
-    let elements = [
-        "[",
-        ".get(",
-        ".at(",
-        ".first",
-        ".First",
-        ".last",
-        ".Last",
-        ".ElementAt(",
-    ]
-    .iter()
-    .any(|e| new.contains(&format!("{value}{e}")));
+    let elements = new.match_indices(value).any(|(at, _)| {
+        let after = &new[at + value.len()..];
+        [
+            "[",
+            ".get(",
+            ".at(",
+            ".first",
+            ".First",
+            ".last",
+            ".Last",
+            ".ElementAt(",
+        ]
+        .iter()
+        .any(|e| after.starts_with(e))
+    });
     size_subject(old).is_none()
         && !literal(value)
         && !elements

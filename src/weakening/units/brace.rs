@@ -289,9 +289,10 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
             // A Kotlin `companion object`'s `@BeforeAll` runs for the class around it.
             let open = src.enclosing_brace(head).map(|o| {
                 let header = src.code[src.line_start(src.line_of(o))..o].trim();
-                match header.starts_with("companion object") {
-                    true => src.enclosing_brace(o).unwrap_or(o),
-                    false => o,
+                if header.starts_with("companion object") {
+                    src.enclosing_brace(o).unwrap_or(o)
+                } else {
+                    o
                 }
             });
             unit.scope = open.map(|o| o..src.close_of(o));
