@@ -10,7 +10,7 @@ use super::bags::{Appeared, Item, bag, bag_of};
 use super::checks::{self, Strength, repeat_of, unrepeated};
 use super::gates::EnvCondition;
 use super::matching::body_lines;
-use super::model::{GUARDED, Model, Role, SkipKind, Unit};
+use super::model::{GUARDED, Model, Role, Skip, SkipKind, Unit};
 use super::opaque;
 use super::rules::Language;
 use super::skips::UNMARKED_ASYNC;
@@ -87,6 +87,56 @@ fn rows_moved(read: &[File], n: At, old: &Model, ou: &Unit, new: &Model, nu: &Un
     // (All but the line that named it in the test: `cases := []struct {`.)
     let missing: Vec<&String> = gone.iter().filter(|l| !outside.contains(*l)).collect();
     missing.len() <= 1 && missing.iter().all(|l| l.contains('='))
+}
+
+/// Whether each row a parametrised test lost is written out as a check of another test
+/// of its file that runs (`[InlineData("CA", 0.01, 0.01)]` → a `[Fact]` checking
+/// `Total(0.01m, "CA").Should().Be(0.01m)`): the test's own check, its parameters
+/// given the row's values.
+fn rows_written_out(old: &Model, ou: &Unit, new: &Model, (nu_at, nu): (usize, &Unit)) -> bool {
+    let kept: HashSet<String> = body_lines(new, nu).into_iter().collect();
+    let gone: Vec<String> = body_lines(old, ou)
+        .into_iter()
+        .filter(|l| !kept.contains(l) && !checks::literal_values(l).is_empty())
+        .collect();
+    if gone.is_empty() {
+        return false;
+    }
+    // (`0.01m` is `0.01`: a row's attribute and the check spell a number apart.)
+    let plain = |v: &str| -> String {
+        if v.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+            v.trim_end_matches(|c: char| c.is_ascii_alphabetic())
+                .to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let sorted = |values: Vec<&str>| {
+        let mut values: Vec<String> = values.into_iter().map(plain).collect();
+        values.sort_unstable();
+        values
+    };
+    // (Each check with its subject, as written: `_calc.Total(net, state).Should()…`.)
+    let written = |c: usize| {
+        let check = &new.checks[c];
+        checks::squeeze(&String::from_utf8_lossy(
+            &new.src.raw[check.receiver.min(check.span.start)..check.span.end],
+        ))
+    };
+    let own: Vec<String> = nu.checks.iter().map(|&c| written(c)).collect();
+    let others: Vec<String> = new
+        .tests()
+        .filter(|(u, unit)| *u != nu_at && !new.never_runs(unit))
+        .flat_map(|(_, unit)| unit.checks.iter().map(|&c| written(c)))
+        .collect();
+    gone.iter().all(|row| {
+        let values = sorted(checks::literal_values(row));
+        others.iter().any(|other| {
+            own.iter().any(|general| {
+                checks::template_values(general, other).is_some_and(|v| sorted(v) == values)
+            })
+        })
+    })
 }
 
 /// Whether a check at `old_line` and one at `new_line` sit in blocks opened by the
@@ -191,6 +241,7 @@ pub(super) fn compare_pair(
         && nu.cases * own(new, nu) < ou.cases * own(old, ou)
         && !rows_kept()
         && !rows_moved(read, n, old, ou, new, nu)
+        && !rows_written_out(old, ou, new, (n.1, nu))
     {
         out.push(finding(
             nf.path,
@@ -636,12 +687,29 @@ pub(super) fn compare_bags(
     // replaced by a copy of another one (`assert y == 2` → `assert x == 1`) is lost.
     // (Or the lost check with its values now the rows': tests folded into a table the
     // test already had.)
+    // (Or an exact check repeated on what the lost check's call now gives: `if _, err
+    // := f("30"); err == nil` → `d, err = f("30")` and `d != 720h` checked again, a
+    // behaviour changed from an error to a value.)
+    let reads_lost_call = |m: &Item, l: &Item| {
+        m.strength == Strength::Equality
+            && repeat_of(&m.key).1 > 0
+            && span.clone().is_some_and(|r| {
+                let text = squeezed.get_or_init(|| checks::squeeze(&new.src.text(r)));
+                checks::actions(&l.key).into_iter().any(|a| {
+                    a.contains('(')
+                        && assigned_from(text, a)
+                            .iter()
+                            .any(|n| checks::mentions(unrepeated(&m.key), n))
+                })
+            })
+    };
     let rewrite_of_lost = |m: &&Item| {
         lost.iter().any(|l| {
-            l.strength == m.strength
+            (l.strength == m.strength
                 && (unrepeated(&l.key) == unrepeated(&m.key)
                     || checks::related(&l.key, &m.key)
-                    || checks::templates(unrepeated(&m.key), unrepeated(&l.key)))
+                    || checks::templates(unrepeated(&m.key), unrepeated(&l.key))))
+                || reads_lost_call(m, l)
         })
     };
     // (A repeat that is no rewrite is not counted among the checks after either.)
@@ -707,7 +775,8 @@ pub(super) fn compare_bags(
                         checks::covers(w, part)
                             && (part == *w || !empty(*g))
                             && !(part == *w && sized[*g])
-                            && !checks::widens(&i.key, &gained[*g].key)
+                            && !(checks::widens(&i.key, &gained[*g].key)
+                                || breaks_bound(i, gained[*g]))
                     });
                     for &(g, w) in covering {
                         covered = true;
@@ -722,6 +791,7 @@ pub(super) fn compare_bags(
                 !i.parts.iter().any(|part| {
                     resolved.iter().any(|&(g, w)| {
                         !checks::widens(&i.key, &gained[g].key)
+                            && !breaks_bound(i, gained[g])
                             && checks::covers(w, part)
                             && (part != w || i.strength != Strength::Equality)
                             && (part == w || !empty(g))
@@ -1454,8 +1524,20 @@ fn compare_skips(file: &File, old: &Model, ou: &Unit, new: &Model, nu: &Unit) ->
             Some(&nu.name),
         ));
     }
+    // (A panic the old test caught and checked for, `assert!(catch_unwind(|| f())
+    // .is_err())`, now expected by the attribute: the same check, moved. Only with
+    // no check left in the test, which after the panic would never run.)
+    let panic_was_expected = |s: &Skip| {
+        let (was, now) = (old.src.text(ou.span.clone()), new.src.text(nu.span.clone()));
+        s.text.starts_with("#[should_panic")
+            && was.contains("catch_unwind(")
+            && was.contains(".is_err()")
+            && !now.contains("catch_unwind(")
+            && nu.checks.is_empty()
+    };
     if ni > oi
         && let Some(s) = fresh(true)
+        && !panic_was_expected(s)
     {
         out.push(finding(
             file.path,
@@ -2146,6 +2228,100 @@ fn returned_comparison(line: &str) -> Option<&str> {
         && !expr.starts_with("func ")
         && !expr.starts_with("def "))
     .then_some(expr)
+}
+
+/// Whether the exact check `g` that covers the lost bound `l` expects a number the
+/// bound forbade (`assert total >= 0` → `assert total == Decimal("-0.01")`): no cover,
+/// the bound is lost.
+fn breaks_bound(l: &Item, g: &Item) -> bool {
+    bound_of(l).is_some_and(|(op, bound)| {
+        let numbers: Vec<f64> = g.parts.iter().filter_map(|p| number_in(p)).collect();
+        !numbers.is_empty() && !numbers.iter().any(|&m| meets(m, op, bound))
+    })
+}
+
+fn meets(value: f64, op: &str, bound: f64) -> bool {
+    match op {
+        ">=" => value >= bound,
+        ">" => value > bound,
+        "<=" => value <= bound,
+        _ => value < bound,
+    }
+}
+
+/// A check's bound: its comparison and the number, when one of its parts (the value it
+/// is about) is written right before the comparison and a number right after it
+/// (`assert total>=Decimal("0.00")`, `assertTrue(n<10)`), or the value is the subject
+/// of a matcher of order (`expect(n).toBeGreaterThanOrEqual(0)`).
+fn bound_of(l: &Item) -> Option<(&'static str, f64)> {
+    const MATCHERS: &[(&str, &str)] = &[
+        (").toBeGreaterThanOrEqual(", ">="),
+        (").toBeGreaterThan(", ">"),
+        (").toBeLessThanOrEqual(", "<="),
+        (").toBeLessThan(", "<"),
+        (").isGreaterThanOrEqualTo(", ">="),
+        (").isGreaterThan(", ">"),
+        (").isLessThanOrEqualTo(", "<="),
+        (").isLessThan(", "<"),
+    ];
+    let key = l.key.as_str();
+    for (matcher, op) in MATCHERS {
+        if let Some((head, tail)) = key.split_once(matcher)
+            && l.parts
+                .iter()
+                .any(|p| !p.is_empty() && head.ends_with(p.as_str()))
+            && let Some(bound) = number_in(tail.strip_suffix(')').unwrap_or(tail))
+        {
+            return Some((op, bound));
+        }
+    }
+    for op in [">=", "<=", ">", "<"] {
+        for (at, _) in key.match_indices(op) {
+            let (head, tail) = (&key[..at], &key[at + op.len()..]);
+            // (Not a part of `->`, `=>`, `<<`, `>>`, `<=`/`>=` read as `<`/`>`.)
+            if head.ends_with(['-', '=', '<', '>']) || tail.starts_with(['<', '>', '=']) {
+                continue;
+            }
+            let subject = l
+                .parts
+                .iter()
+                .any(|p| !p.is_empty() && !checks::literal(p) && head.ends_with(p.as_str()));
+            let bound = l
+                .parts
+                .iter()
+                .filter(|p| tail.starts_with(p.as_str()))
+                .find_map(|p| number_in(p));
+            if let (true, Some(bound)) = (subject, bound) {
+                return Some((op, bound));
+            }
+        }
+    }
+    None
+}
+
+/// The number a part writes: `-20.0`, `10_000`, or one number wrapped in a
+/// constructor (`Decimal("0.01")`, `BigDecimal.valueOf(5)`), nothing else computed.
+fn number_in(part: &str) -> Option<f64> {
+    let start = part.find(|c: char| c.is_ascii_digit())?;
+    let start = if part[..start].ends_with('-') {
+        start - 1
+    } else {
+        start
+    };
+    let len = part[start + 1..]
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .map_or(part.len() - start, |i| i + 1);
+    let (around, number) = (
+        format!("{}{}", &part[..start], &part[start + len..]),
+        &part[start..start + len],
+    );
+    let lead = part[..start].trim_end_matches(['"', '\'']);
+    if !(lead.is_empty() || lead.ends_with('('))
+        || around.contains(|c: char| c.is_ascii_digit() || "+-*/%<>=!&|,?:[".contains(c))
+    {
+        return None;
+    }
+    number.replace('_', "").parse().ok()
 }
 
 /// The line of a test's check that calls `helper` (`assert!(approx(x, y))`, `if

@@ -110,6 +110,19 @@ fn widened(was: &str, now: &str) -> Option<&'static str> {
     if count(was, COUNTS) > count(now, COUNTS) {
         return Some("how often it is called is no longer checked");
     }
+    // (mockall: an exact count made a range, `.times(1)` → `.times(1..)`.)
+    let exact = |t: &str| {
+        t.match_indices(".times(")
+            .filter(|(at, m)| {
+                let arg = &t[at + m.len()..];
+                let end = arg.find(')').unwrap_or(0);
+                end > 0 && arg[..end].bytes().all(|b| b.is_ascii_digit() || b == b'_')
+            })
+            .count()
+    };
+    if exact(was) > exact(now) && now.matches(".times(").count() >= was.matches(".times(").count() {
+        return Some("an exact number of calls is now a range");
+    }
     if now.contains(".Maybe()") && !was.contains(".Maybe()") {
         return Some("it is now optional");
     }
@@ -210,6 +223,22 @@ mod tests {
                 Language::Rust
             ),
             Some("an argument is now matched by a wildcard")
+        );
+        assert_eq!(
+            why(
+                "sms.expect_send().with(eq(1)).times(1);",
+                "sms.expect_send().with(eq(1)).times(1..);",
+                Language::Rust
+            ),
+            Some("an exact number of calls is now a range")
+        );
+        assert_eq!(
+            why(
+                "sms.expect_send().with(eq(1)).times(1..3);",
+                "sms.expect_send().with(eq(1)).times(2);",
+                Language::Rust
+            ),
+            None
         );
         assert_eq!(
             why(

@@ -229,6 +229,9 @@ pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding>
             continue;
         }
         let had = counts.iter().map(|(c, _)| *c).max().unwrap_or(default);
+        if KNOBS[*knob].marker == "max_examples" && profile_cases(new, line) >= Some(had) {
+            continue;
+        }
         out.push(finding(
             file.path,
             FindingKind::AssertionLoosened,
@@ -242,6 +245,44 @@ pub(super) fn fewer_cases(file: &File, old: &Model, new: &Model) -> Vec<Finding>
     }
     out.sort_by_key(|f| f.line);
     out
+}
+
+/// The fewest cases the Hypothesis profiles a test runs under register
+/// (`@settings(settings.get_profile("thorough"))` above the test at `line`, or
+/// `settings.load_profile("ci")` for the module, each with `register_profile("ci",
+/// max_examples=500)` in the file), if it runs under any and each is registered so.
+fn profile_cases(model: &Model, line: usize) -> Option<u64> {
+    static USED: OnceLock<Regex> = OnceLock::new();
+    static REGISTERED: OnceLock<Regex> = OnceLock::new();
+    let used = USED.get_or_init(|| {
+        Regex::new(r#"\b(get|load)_profile[ \t]*\([ \t]*["']([\w.-]+)["']"#).expect("profile use")
+    });
+    let registered = REGISTERED.get_or_init(|| {
+        Regex::new(r#"\bregister_profile[ \t]*\([ \t]*["']([\w.-]+)["'][^)]*\bmax_examples[ \t]*=[ \t]*([0-9][0-9_]*)"#)
+            .expect("profile registration")
+    });
+    let raw = String::from_utf8_lossy(model.src.raw);
+    let above = model.src.line_start(line.saturating_sub(4));
+    let head = model.src.line_end(line).min(raw.len());
+    let names: Vec<&str> = used
+        .captures_iter(&raw)
+        .filter(|c| {
+            let at = c.get(0).map_or(0, |m| m.start());
+            &c[1] == "load" || (above..head).contains(&at)
+        })
+        .filter_map(|c| c.get(2).map(|m| m.as_str()))
+        .collect();
+    names
+        .iter()
+        .map(|name| {
+            registered
+                .captures_iter(&raw)
+                .filter(|c| &c[1] == *name)
+                .filter_map(|c| c[2].replace('_', "").parse::<u64>().ok())
+                .min()
+        })
+        .min()
+        .flatten()
 }
 
 /// Calls and keywords that start work running at the same time.

@@ -126,8 +126,24 @@ impl Model<'_> {
             let mut full = text.clone();
             // A TestNG group or JUnit tag that names a set run apart (`@Test(groups =
             // "quarantine")`, `@Tag("flaky")`): suites exclude these.
+            // (Written in full or not: `@org.junit.jupiter.api.Tag("flaky")`.)
+            let annotation = text
+                .strip_prefix('@')
+                .map(|t| {
+                    let mut t = t;
+                    while let Some((package, rest)) = t.split_once('.')
+                        && package.starts_with(|c: char| c.is_ascii_lowercase())
+                        && package
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                    {
+                        t = rest;
+                    }
+                    t
+                })
+                .unwrap_or("");
             if self.language == Language::Java
-                && (text.starts_with("@Tag")
+                && (annotation.starts_with("Tag")
                     || (text.contains("groups") && !text.contains("enabled")))
             {
                 let open = start + text.find('(').unwrap_or(0);

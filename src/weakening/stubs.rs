@@ -128,7 +128,14 @@ fn stands_for(receiver: &str, owner: &str) -> bool {
             .map(|c| c.to_ascii_lowercase())
             .collect()
     };
-    fold(class).ends_with(&fold(receiver))
+    // (Or its abbreviation, `inv` of `Inventory`: a prefix that ends inside a word
+    // of the class's name, so `order` does not stand for `OrderRepository`.)
+    let abbreviation = class.len() > receiver.len()
+        && class
+            .get(..receiver.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(receiver))
+        && class[receiver.len()..].starts_with(|c: char| c.is_ascii_lowercase());
+    fold(class).ends_with(&fold(receiver)) || abbreviation
 }
 
 /// The names a JavaScript file imports from `path` by name: `import { a, b as c }
@@ -703,21 +710,52 @@ impl Model<'_> {
             };
             // (RSpec's `allow_any_instance_of(described_class).to receive(:call)`: every
             // instance of the class under test answers for itself, so any call of that
-            // method, `described_class.new(order).call`, is faked.)
+            // method, `described_class.new(order).call`, is faked, and so is any act of
+            // the class, `described_class.perform_now(id)` running a stubbed `perform`.)
             let any_instance_of_subject = || {
+                let described = owner == "described_class"
+                    || self.src.code.contains(&format!("describe {owner} "))
+                    || self.src.code.contains(&format!("describe {owner},"));
                 self.language == Language::Ruby
-                    && owner == "described_class"
+                    && described
                     && stub_text.contains("allow_any_instance_of")
                     && !ENVIRONMENT.contains(&name)
-                    && rest.match_indices(&format!(".{name}")).any(|(at, m)| {
+                    && (rest.match_indices(&format!(".{name}")).any(|(at, m)| {
                         !rest[at + m.len()..].starts_with(|c: char| {
                             c.is_alphanumeric() || matches!(c, '_' | '?' | '!')
                         })
+                    }) || ["described_class.", "subject.", &format!("{owner}.")]
+                        .iter()
+                        .any(|w| {
+                            rest.match_indices(w).any(|(at, _)| {
+                                !rest[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                            })
+                        }))
+            };
+            // (Python: a private method of the class under test patched,
+            // `patch.object(InventoryService, "_check_available")`, then any method of
+            // an instance of it called, `self.service.reserve(…)`: the part of the code
+            // under test the method was is faked.)
+            let private_of_subject = || {
+                self.language == Language::Python
+                    && name.starts_with('_')
+                    && !name.starts_with("__")
+                    && owner.starts_with(|c: char| c.is_ascii_uppercase())
+                    && rest.match_indices('.').any(|(at, _)| {
+                        let receiver = last_word(&rest[..at]);
+                        let tail = &rest[at + 1..];
+                        let called =
+                            tail.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+                        called.len() < tail.len()
+                            && !tail.starts_with('_')
+                            && called.starts_with('(')
+                            && receiver.is_some_and(|r| r != owner && stands_for(r, owner))
                     })
             };
             fake && (calls(&rest, name, owner, by_path, self.language)
                 || spied_act()
-                || any_instance_of_subject())
+                || any_instance_of_subject()
+                || private_of_subject())
         };
         checked || acted()
     }

@@ -3,6 +3,9 @@
 //! counterexample is returned), Kotlin's `withTimeout(…) { … }` →
 //! `withTimeoutOrNull(…) { … }` (a block that never finishes gives `null`, and the
 //! checks in it never run). The test reads the same and can no longer fail there.
+//! Likewise a failure given a fallback in place: Rust's `.unwrap()` or `.expect(…)` →
+//! `.unwrap_or_default()` (or `let _ = …;`), and a JavaScript act awaited with
+//! `.catch(() => {})` before the checks.
 
 /// (Throwing, returning) calls, with what the swap means.
 const SWAPS: &[(&str, &str, &str)] = &[
@@ -52,12 +55,91 @@ pub(super) fn unread_failure(
              in the gathered coroutines no longer fail the test",
         ));
     }
+    if let Some(why) = fallback_given(old, new, rb.clone()) {
+        return Some((rb, why));
+    }
     let why = SWAPS
         .iter()
         .find(|(a, b, _)| was == *a && now == *b)
         .map(|s| s.2)?;
     let line = new[..rb.start].rsplit('\n').next().unwrap_or("").trim();
     matches!(line, "" | "await" | "return" | "void").then_some((rb, why))
+}
+
+/// Rust's failing unwraps, and their siblings that hand back a fallback.
+const UNWRAPS: &[&str] = &[".unwrap()", ".expect("];
+const FALLBACKS: &[&str] = &[
+    ".unwrap_or_default()",
+    ".unwrap_or(",
+    ".unwrap_or_else(",
+    ".ok()",
+];
+
+/// Why the one line `new` changed (`changed` is the change's range in it) no longer
+/// fails where its old line did: an unwrap given a fallback or its result dropped
+/// (`let _ = …;`), or an awaited call (the act, checks after it) given an empty
+/// `.catch`.
+fn fallback_given(old: &str, new: &str, changed: std::ops::Range<usize>) -> Option<&'static str> {
+    let line = |text: &str, at: usize| {
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        start..end
+    };
+    let new_line = line(new, changed.start);
+    if changed.end > new_line.end {
+        return None;
+    }
+    // (The same line of `old`: what precedes the change is the same text.)
+    let old_line = line(old, changed.start);
+    let (was, now) = (old[old_line.clone()].trim(), new[new_line.clone()].trim());
+    for unwrap in UNWRAPS {
+        for (at, _) in was.match_indices(unwrap) {
+            let open = at + unwrap.len() - 1;
+            let Some(close) = super::source::matching_close(was.as_bytes(), open) else {
+                continue;
+            };
+            let (base, tail) = (&was[..at], &was[close + 1..]);
+            let given = FALLBACKS.iter().any(|f| {
+                now.strip_prefix(base)
+                    .and_then(|r| r.strip_suffix(tail))
+                    .is_some_and(|mid| mid.starts_with(f))
+            });
+            // (`x.unwrap();` → `let _ = x;`, and `let v = x.expect(…);` is
+            // not: `let _` throws the value away.)
+            // (A thread's `h.join()` dropped is read with the checks in the thread.)
+            let dropped = !base.starts_with("let ")
+                && !base.ends_with(".join()")
+                && tail.trim() == ";"
+                && now
+                    .strip_prefix("let _ =")
+                    .is_some_and(|r| r.trim_start() == format!("{base};"));
+            if given || dropped {
+                return Some(
+                    "a failure now gives a fallback value (or is dropped) instead of \
+                     failing the test",
+                );
+            }
+        }
+    }
+    // `await q.drain()` → `await q.drain().catch(() => {})`, checks after it.
+    let added = &new[changed.clone()];
+    let empty_catch = added
+        .strip_prefix(".catch(")
+        .and_then(|r| r.strip_suffix(')'))
+        .is_some_and(|handler| {
+            let handler: String = handler.chars().filter(|c| !c.is_whitespace()).collect();
+            let body = handler.split_once("=>").map_or("", |(_, b)| b);
+            matches!(body, "{}" | "undefined" | "null" | "void0")
+        });
+    let rest = &new[new_line.end..];
+    (empty_catch
+        && old[old_line].trim() == now.replace(added, "").trim()
+        && now.starts_with("await ")
+        && (rest.contains("expect(") || rest.contains("assert")))
+    .then_some(
+        "the awaited call's failure is now caught and dropped, so the checks after it \
+         pass on what it left",
+    )
 }
 
 #[cfg(test)]
@@ -90,6 +172,38 @@ mod tests {
         assert!(!read(
             "  withTimeout(1_000) {",
             "  val got = withTimeoutOrNull(1_000) {"
+        ));
+        assert!(read(
+            "  let cfg = Config::from_toml(s).unwrap();\n  assert_eq!(cfg.port, 80);",
+            "  let cfg = Config::from_toml(s).unwrap_or_default();\n  assert_eq!(cfg.port, 80);"
+        ));
+        assert!(read(
+            "  let cfg = parse(s).expect(\"valid\");\n",
+            "  let cfg = parse(s).unwrap_or(Config::new());\n"
+        ));
+        assert!(read(
+            "  timeout(d, w.shutdown()).await.expect(\"hung\");\n",
+            "  let _ = timeout(d, w.shutdown()).await;\n"
+        ));
+        assert!(!read(
+            "  let cfg = parse(s).unwrap();\n",
+            "  let cfg = parse(s)?;\n"
+        ));
+        assert!(!read(
+            "  let cfg = parse(s).unwrap();\n",
+            "  let _ = parse(s);\n"
+        ));
+        assert!(read(
+            "  await q.drain();\n  expect(q.size).toBe(0);",
+            "  await q.drain().catch(() => {});\n  expect(q.size).toBe(0);"
+        ));
+        assert!(!read(
+            "  expect(q.size).toBe(0);\n  await q.close();\n",
+            "  expect(q.size).toBe(0);\n  await q.close().catch(() => {});\n"
+        ));
+        assert!(!read(
+            "  await q.drain();\n  expect(q.size).toBe(0);",
+            "  await q.drain().catch((e) => { throw e; });\n  expect(q.size).toBe(0);"
         ));
     }
 }

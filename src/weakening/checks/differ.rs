@@ -68,7 +68,13 @@ pub(super) fn literals(key: &str) -> Vec<(std::ops::Range<usize>, bool)> {
 /// same check, its values now given by a table's rows or a test's parameters. Each name
 /// stands for one value throughout.
 pub fn templates(general: &str, specific: &str) -> bool {
-    let mut names: Vec<(&str, &str)> = Vec::new();
+    template_values(general, specific).is_some()
+}
+
+/// The values `specific` gives the names of `general`, one per name, when it is
+/// `general` with those names written as values (see [`templates`]).
+pub fn template_values<'s>(general: &str, specific: &'s str) -> Option<Vec<&'s str>> {
+    let mut names: Vec<(&str, &'s str)> = Vec::new();
     let (mut g, mut s) = (0, 0);
     let spans = literals(specific);
     let mut next = spans.iter().peekable();
@@ -87,10 +93,10 @@ pub fn templates(general: &str, specific: &str) -> bool {
                 let n = word_len(&general[g..]);
                 let name = &general[g..g + n];
                 if n == 0 || name.as_bytes()[0].is_ascii_digit() {
-                    return false;
+                    return None;
                 }
                 match names.iter().find(|(k, _)| *k == name) {
-                    Some((_, v)) if *v != value => return false,
+                    Some((_, v)) if *v != value => return None,
                     Some(_) => {}
                     None => names.push((name, value)),
                 }
@@ -99,14 +105,14 @@ pub fn templates(general: &str, specific: &str) -> bool {
             }
             _ => {
                 if general.as_bytes().get(g) != Some(&specific.as_bytes()[s]) {
-                    return false;
+                    return None;
                 }
                 g += 1;
                 s += 1;
             }
         }
     }
-    g == general.len() && !names.is_empty()
+    (g == general.len() && !names.is_empty()).then(|| names.into_iter().map(|(_, v)| v).collect())
 }
 
 /// The double-quoted string literals of a check, with their quotes.
@@ -1276,6 +1282,28 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     };
     if fewer_extracted(old, new) {
         return Some("fewer of its fields are compared");
+    }
+    // A partial matcher emptied (`hash_including(units: "metric")` →
+    // `hash_including({})`, `expect.objectContaining({ id })` → `({})`): it matches
+    // any value now.
+    if matches!(added, "" | "{}" | "[]")
+        && !removed.is_empty()
+        && [
+            "hash_including(",
+            "a_hash_including(",
+            "including(",
+            "array_including(",
+            "a_collection_including(",
+            "objectContaining(",
+            "arrayContaining(",
+        ]
+        .iter()
+        .any(|m| {
+            head.strip_suffix(m)
+                .is_some_and(|h| !h.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
+    {
+        return Some("its matcher was emptied, so any value matches");
     }
     // A check of every element made a check of any one (`xs.every(…)` → `xs.some(…)`,
     // `all(…)` → `any(…)`, `allMatch` → `anyMatch`, `.All(` → `.Any(`).

@@ -327,6 +327,43 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Go, "assert.Len(T, A, 0)", "assert.Empty(T, A)"),
     (Language::Go, "assert.True(T, A, ..)", "assert.True(T, A)"),
     (Language::Go, "assert.False(T, A, ..)", "assert.False(T, A)"),
+    // gomega: `Ω(…).Should`, `Expect(…).Should` and `To` are one spelling, as are the
+    // matchers for a boolean, a length, and an error that did not occur.
+    (Language::Go, "Ω(A).Should(B)", "Expect(A).To(B)"),
+    (Language::Go, "Ω(A).ShouldNot(B)", "Expect(A).NotTo(B)"),
+    (Language::Go, "Expect(A).Should(B)", "Expect(A).To(B)"),
+    (Language::Go, "Expect(A).ShouldNot(B)", "Expect(A).NotTo(B)"),
+    (Language::Go, "Expect(A).ToNot(B)", "Expect(A).NotTo(B)"),
+    (
+        Language::Go,
+        "Expect(A).To(Equal(true))",
+        "Expect(A).To(BeTrue())",
+    ),
+    (
+        Language::Go,
+        "Expect(A).To(Equal(false))",
+        "Expect(A).To(BeFalse())",
+    ),
+    (
+        Language::Go,
+        "Expect(len(A)).To(Equal(B))",
+        "Expect(A).To(HaveLen(B))",
+    ),
+    (
+        Language::Go,
+        "Expect(A).To(HaveLen(0))",
+        "Expect(A).To(BeEmpty())",
+    ),
+    (
+        Language::Go,
+        "Expect(A).NotTo(HaveOccurred())",
+        "Expect(A).To(BeNil())",
+    ),
+    (
+        Language::Go,
+        "Expect(A).To(Succeed())",
+        "Expect(A).To(BeNil())",
+    ),
     // `errors.Is` checked as a boolean is `ErrorIs`.
     (
         Language::Go,
@@ -559,6 +596,10 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
     (Language::Java, "Assertions.A", "A"),
     (Language::Java, "Assert.A", "A"),
     (Language::Java, "org.junit.Assert.A", "A"),
+    (Language::Java, "org.junit.jupiter.api.Assertions.A", "A"),
+    (Language::Java, "org.testng.Assert.A", "A"),
+    // TestNG's `expectThrows` is JUnit 5's `assertThrows`.
+    (Language::Java, "expectThrows(..)", "assertThrows(..)"),
     // BDDMockito's `then(mock).should(…)` is Mockito's `verify(mock, …)`.
     (Language::Java, "BDDMockito.then(A)", "then(A)"),
     (Language::Java, "then(A).should().B", "verify(A).B"),
