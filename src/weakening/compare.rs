@@ -991,6 +991,7 @@ pub(super) fn compare_bags(
                 l.strength == Strength::Equality
                     && !(variant(l) && checks::kind_check(&g.key))
                     && stands_for(l, g)
+                    && !checks::matcher_narrowed(&l.key, &g.key)
             })
         })
         .copied()
@@ -2425,6 +2426,20 @@ fn rewritten_checks(
                 "`{}`: `{}` added: its check no longer sees the order it was about",
                 nu.name,
                 new.src.shown(line)
+            ),
+            Some(&nu.name),
+        ));
+    }
+    // A mock's expected calls no longer held to their order.
+    if let Some(at) = super::orders::call_order_dropped(old_code, new_code) {
+        let line = new.src.line_of(nu.span.start + at);
+        out.push(finding(
+            path,
+            FindingKind::AssertionLoosened,
+            Some(line),
+            format!(
+                "`{}`: its mock's expected calls are no longer held to their order",
+                nu.name
             ),
             Some(&nu.name),
         ));

@@ -21,7 +21,14 @@ const WILDCARDS: &[&str] = &[
 ];
 
 /// Call counts an expectation may carry.
-const COUNTS: &[&str] = &[".times(", ".Times(", ".Once()", ".Twice()", ".return_once("];
+const COUNTS: &[&str] = &[
+    ".times(",
+    ".Times(",
+    ".Once()",
+    ".Twice()",
+    ".return_once(",
+    ".never()",
+];
 
 /// One expectation: what it expects (receiver and call), and its text squeezed.
 struct Expectation {

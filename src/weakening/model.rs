@@ -1772,6 +1772,9 @@ impl<'a> Model<'a> {
             || key.starts_with("expect.poll(")
             || (PLAYWRIGHT_ASYNC.iter().any(|m| key.contains(m))
                 && memchr::memmem::find(self.src.raw, b"@playwright/test").is_some());
+        if self.supertest_unwaited(check, key) {
+            return true;
+        }
         // (`assert.rejects(…).then(done).catch(done)`, chai-as-promised's
         // `.notify(done)`: handed to the runner's callback.
         // Bytes: a check cut at its length limit may end inside a character.)
@@ -1796,6 +1799,38 @@ impl<'a> Model<'a> {
             return !checks::mentions(rest, name);
         }
         before.is_empty() || before.ends_with(';') || before.ends_with('{') || before == "void"
+    }
+
+    /// Whether a check is a supertest expectation (`request(app).get(u).expect(404)`)
+    /// of a statement that neither returns, awaits nor keeps the chain, nor ends it in
+    /// `.end(…)`: a promise nobody waits for, so the test is over before it runs.
+    fn supertest_unwaited(&self, check: &Check, key: &str) -> bool {
+        if !key.starts_with("expect(") {
+            return false;
+        }
+        let code = &self.src.code;
+        let b = code.as_bytes();
+        // (The statement's start: back past the chain to a `;` or an open brace.)
+        let (mut depth, mut at) = (0i32, check.span.start.min(b.len()));
+        while at > 0 {
+            at -= 1;
+            match b[at] {
+                b')' | b']' | b'}' => depth += 1,
+                b'(' | b'[' | b'{' if depth == 0 => break,
+                b'(' | b'[' | b'{' => depth -= 1,
+                b';' if depth == 0 => break,
+                _ => {}
+            }
+        }
+        let statement = code[at + 1..check.span.start].trim_start();
+        let rest = &code[check.span.end.min(code.len())..];
+        let end = rest.find(';').unwrap_or(rest.len());
+        ["request(", "supertest(", "request.agent("]
+            .iter()
+            .any(|r| statement.starts_with(r))
+            && ![".end(", ".then(", "done"]
+                .iter()
+                .any(|w| statement.contains(w) || key.contains(w) || rest[..end].contains(w))
     }
 
     /// Whether a JavaScript check's promise is caught by a handler that does nothing
@@ -1948,6 +1983,10 @@ impl<'a> Model<'a> {
                 ".Should().NotThrowAsync",
                 ".Should().CompleteWithinAsync",
                 ".Should().NotThrowAfterAsync",
+                "Should.ThrowAsync",
+                "Should.NotThrowAsync",
+                ".ShouldThrowAsync",
+                ".ShouldNotThrowAsync",
             ]
             .iter()
             .any(|m| key.contains(m));

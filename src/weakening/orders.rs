@@ -5,7 +5,9 @@
 //! as an exact comparison; the order it was there for no longer matters. A sort added
 //! where the order was never specified (map keys) is neither. (A check itself made
 //! blind to order, `sorted(x)` in it or `containsExactlyInAnyOrder`, is read with the
-//! checks: `checks::order_dropped`.)
+//! checks: `checks::order_dropped`.) Likewise a mock's expected calls let out of
+//! their order: gomock's `gomock.InOrder(…)` or mockall's `.in_sequence(&mut seq)`
+//! dropped while the expectations stay.
 
 /// Words that sort a value, or tell a comparison to ignore order. (`.sort` as a whole
 /// word: Ruby's `.sort`, JavaScript's `.sort()`; Rust's `.sort_unstable()` below.)
@@ -153,6 +155,25 @@ fn expected_sorted(old: &str, new: &str) -> bool {
             k == key && !sorted(o) && !b.contains(o)
         })
     })
+}
+
+/// Where `new` (a test's code) makes the expectations `old` ordered without their
+/// order: a gomock `InOrder(` or a mockall `.in_sequence(` fewer, the expectations
+/// (`.EXPECT()`, `.expect_`) as many as before.
+pub(super) fn call_order_dropped(old: &str, new: &str) -> Option<usize> {
+    for (order, expectation) in [
+        ("gomock.InOrder(", ".EXPECT()"),
+        (".in_sequence(", ".expect_"),
+    ] {
+        // (gomock's `.After(prev)` orders calls one by one.)
+        if new.matches(order).count() < old.matches(order).count()
+            && new.matches(expectation).count() >= old.matches(expectation).count()
+            && new.matches(".After(").count() <= old.matches(".After(").count()
+        {
+            return new.find(expectation);
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -84,7 +84,12 @@ pub fn subjects(key: &str) -> Vec<&str> {
                 .get(i + 6)
                 .is_some_and(u8::is_ascii_uppercase)
     }) {
-        return vec![key[..i].trim_end()];
+        // (A comparison checked true, `(total > 0) shouldBe true`, is about its sides.)
+        let subject = key[..i].trim_end();
+        if subject.starts_with('(') && group(0).is_some_and(|g| g.len() + 2 == subject.len()) {
+            return compared(&subject[1..subject.len() - 1]);
+        }
+        return vec![subject];
     }
     // A mock's own check (`send.assert_called_once_with(…)`) is about the mock.
     if let Some(open) = key.find('(')

@@ -211,12 +211,16 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
     if let (Some((was, rest_old)), Some((now, rest_new))) = (time_limit(old), time_limit(new)) {
         return rest_old == rest_new && now > was;
     }
-    // RSpec's `be_within(1.second)` → `be_within(1.day)`: the same number, a longer unit.
+    // RSpec's `be_within(1.second)` → `be_within(1.day)` (or `a_value_within`): the same
+    // number, a longer unit.
     let within = |key: &str| -> Option<(f64, String)> {
-        let at = key.find("be_within(")? + "be_within(".len();
+        let call = ["a_value_within(", "be_within("]
+            .into_iter()
+            .find(|c| key.contains(c))?;
+        let at = key.find(call)? + call.len();
         let close = super::super::source::matching_close(key.as_bytes(), at - 1)?;
         let number: f64 = key[at..close].split('.').next()?.trim().parse().ok()?;
-        let seconds = super::ruby_seconds(key, "be_within(")?;
+        let seconds = super::ruby_seconds(key, call)?;
         Some((number * seconds, format!("{}{}", &key[..at], &key[close..])))
     };
     if let (Some((was, rest_old)), Some((now, rest_new))) = (within(old), within(new))
@@ -845,10 +849,18 @@ pub fn exception_widened(old: &str, new: &str) -> bool {
         }
         // An expected message traded for a root type (`toThrow('Cart is empty')` →
         // `toThrow(Error)`).
+        // (Or an instance of another type, its message with it: `toThrowError(new
+        // CurrencyMismatchError('EUR', 'USD'))` → `toThrowError(Error)`.)
         (None, Some((c2, t2))) => {
             ROOTS.contains(&t2)
                 && old.strip_prefix(c2).is_some_and(|rest| {
-                    rest.starts_with("('") || rest.starts_with("(\"") || rest.starts_with("(`")
+                    rest.starts_with("('")
+                        || rest.starts_with("(\"")
+                        || rest.starts_with("(`")
+                        || rest.strip_prefix("(new ").is_some_and(|ty| {
+                            let ty = ty.split('(').next().unwrap_or("");
+                            ty != t2 && !ROOTS.contains(&ty)
+                        })
                 })
         }
         _ => false,
@@ -1193,6 +1205,46 @@ pub fn widens(old: &str, new: &str) -> bool {
         || (copies_actual(new, &subjects(new), None) && !copies_actual(old, &subjects(old), None))
 }
 
+/// How many conditions the argument matcher's predicate has in `old` and in `new`
+/// (`match { it.amount == 9200 && it.currency == "EUR" }`, Mockito's `argThat(…)`,
+/// Moq's `It.Is<T>(…)`, NSubstitute's `Arg.Is<T>(…)`, mockall's `withf(…)`, gomock's
+/// `MatchedBy(…)`), when one side's conditions are all among the other's and the checks
+/// read the same before the matcher.
+fn matcher_conditions(old: &str, new: &str) -> Option<(usize, usize)> {
+    [
+        "match{",
+        "argThat(",
+        "It.Is<",
+        "Arg.Is<",
+        "withf(",
+        "MatchedBy(",
+    ]
+    .iter()
+    .find_map(|matcher| {
+        let body = |key: &str| -> Option<(usize, Vec<String>)> {
+            let at = key.find(matcher)?;
+            let open = at + key[at..].find(['{', '('])?;
+            let close = crate::weakening::source::matching_close(key.as_bytes(), open)?;
+            let conditions = split_condition(&key[open + 1..close], "&&");
+            Some((at, conditions.into_iter().map(String::from).collect()))
+        };
+        let ((a, was), (b, now)) = (body(old)?, body(new)?);
+        let (fewer, more) = if was.len() < now.len() {
+            (&was, &now)
+        } else {
+            (&now, &was)
+        };
+        (old[..a] == new[..b] && fewer.iter().all(|c| more.contains(c)))
+            .then_some((was.len(), now.len()))
+    })
+}
+
+/// Whether `new` is `old` with conditions added to its argument matcher's predicate:
+/// stricter, whatever the words of the condition added (`isNotBlank()`).
+pub fn matcher_narrowed(old: &str, new: &str) -> bool {
+    matcher_conditions(old, new).is_some_and(|(was, now)| now > was)
+}
+
 /// Why node's legacy `assert.equal` is looser than `strictEqual` (not so in a file
 /// that imports `assert/strict`, which the caller knows).
 pub const LOOSE_EQUALITY: &str = "values now compare with `==`, so a string passes for a number";
@@ -1282,6 +1334,13 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     };
     if fewer_extracted(old, new) {
         return Some("fewer of its fields are compared");
+    }
+    // A condition dropped from an argument matcher's predicate (`match { it.amount ==
+    // 9200 && it.currency == "EUR" }` → `match { it.currency == "EUR" }`, Mockito's
+    // `argThat(…)`, Moq's `It.Is<T>(…)`, NSubstitute's `Arg.Is<T>(…)`, mockall's
+    // `withf(…)`): any argument that meets the rest passes.
+    if matcher_conditions(old, new).is_some_and(|(was, now)| was > now) {
+        return Some("a condition on its argument was dropped");
     }
     // A partial matcher emptied (`hash_including(units: "metric")` →
     // `hash_including({})`, `expect.objectContaining({ id })` → `({})`): it matches
@@ -1396,6 +1455,12 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
             && all_of.iter().any(|c| !any_of.contains(c))
         {
             return Some("the check now fails only when another condition holds too");
+        }
+        // A reason to fail dropped (`err == nil || !strings.Contains(err.Error(),
+        // "expired")` → `err == nil`): the check fails in fewer cases.
+        let now_any = split_condition(now, "||");
+        if any_of.len() > now_any.len() && now_any.iter().all(|c| any_of.contains(c)) {
+            return Some("one of the conditions it failed on was dropped");
         }
     }
     // FluentAssertions' `.WithMessage("…")` given a `*` wildcard pattern.
