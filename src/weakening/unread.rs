@@ -102,7 +102,14 @@ fn fallback_given(old: &str, new: &str, changed: std::ops::Range<usize>) -> Opti
             let given = FALLBACKS.iter().any(|f| {
                 now.strip_prefix(base)
                     .and_then(|r| r.strip_suffix(tail))
-                    .is_some_and(|mid| mid.starts_with(f))
+                    .is_some_and(|mid| {
+                        // (Still failing: `.unwrap_or_else(|e| panic!("{e}"))`,
+                        // `.ok().unwrap()`.)
+                        mid.starts_with(f)
+                            && !["panic!", "unreachable!", ".unwrap()", ".expect("]
+                                .iter()
+                                .any(|w| mid.contains(w))
+                    })
             });
             // (`x.unwrap();` → `let _ = x;`, and `let v = x.expect(…);` is
             // not: `let _` throws the value away.)
@@ -188,6 +195,14 @@ mod tests {
         assert!(!read(
             "  let cfg = parse(s).unwrap();\n",
             "  let cfg = parse(s)?;\n"
+        ));
+        assert!(!read(
+            "  let cfg = parse(s).unwrap();\n",
+            "  let cfg = parse(s).unwrap_or_else(|e| panic!(\"{e}\"));\n"
+        ));
+        assert!(!read(
+            "  let cfg = parse(s).unwrap();\n",
+            "  let cfg = parse(s).ok().unwrap();\n"
         ));
         assert!(!read(
             "  let cfg = parse(s).unwrap();\n",
