@@ -42,6 +42,8 @@ fn feeds_tests(line: &str, provided: bool) -> bool {
         || t.contains(".forEach(")
         || t.contains("each(")
         || t.contains("parametrize(")
+        // (The end of a table written inline, `it.each([` … `])('adds $a', …)`.)
+        || (t.starts_with(']') && t.contains(")("))
         || provided
 }
 
