@@ -2392,6 +2392,18 @@ fn rewritten_checks(
     new_code: &str,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
+    // (Each at the line of `at`, an offset in the new test; `detail` is given that line.)
+    let mut report = |kind: FindingKind, at: usize, detail: &dyn Fn(&str) -> String| {
+        let line = new.src.line_of(nu.span.start + at);
+        let shown = new.src.shown(line);
+        out.push(finding(
+            path,
+            kind,
+            Some(line),
+            format!("`{}`: {}", nu.name, detail(&shown)),
+            Some(&nu.name),
+        ));
+    };
     let raw = (
         std::str::from_utf8(&old.src.raw[ou.span.clone()]),
         std::str::from_utf8(&new.src.raw[nu.span.clone()]),
@@ -2404,71 +2416,36 @@ fn rewritten_checks(
             new.language,
         )
     {
-        out.push(finding(
-            path,
-            FindingKind::AssertionLoosened,
-            Some(new.src.line_of(nu.span.start + at)),
-            format!("`{}`: `{was}` → `{now}`: {why}", nu.name),
-            Some(&nu.name),
-        ));
+        report(FindingKind::AssertionLoosened, at, &|_| {
+            format!("`{was}` → `{now}`: {why}")
+        });
     }
     // A sort added before an order check: the order it checked no longer matters.
     if let (Ok(old_raw), Ok(new_raw)) = raw
         && let Some(at) =
             super::orders::sort_added((old_code, new_code), (old_raw, new_raw), &nu.leaf)
     {
-        let line = new.src.line_of(nu.span.start + at);
-        out.push(finding(
-            path,
-            FindingKind::AssertionLoosened,
-            Some(line),
-            format!(
-                "`{}`: `{}` added: its check no longer sees the order it was about",
-                nu.name,
-                new.src.shown(line)
-            ),
-            Some(&nu.name),
-        ));
+        report(FindingKind::AssertionLoosened, at, &|line| {
+            format!("`{line}` added: its check no longer sees the order it was about")
+        });
     }
     // A mock's expected calls no longer held to their order.
     if let Some(at) = super::orders::call_order_dropped(old_code, new_code) {
-        let line = new.src.line_of(nu.span.start + at);
-        out.push(finding(
-            path,
-            FindingKind::AssertionLoosened,
-            Some(line),
-            format!(
-                "`{}`: its mock's expected calls are no longer held to their order",
-                nu.name
-            ),
-            Some(&nu.name),
-        ));
+        report(FindingKind::AssertionLoosened, at, &|_| {
+            "its mock's expected calls are no longer held to their order".to_string()
+        });
     }
     // Hypothesis told to run only the explicit examples.
     if let Some(at) = super::generators::generation_turned_off(old_code, new_code) {
-        let line = new.src.line_of(nu.span.start + at);
-        out.push(finding(
-            path,
-            FindingKind::TestRemoved,
-            Some(line),
-            format!(
-                "`{}`: `{}`: no generated input runs, only its explicit examples",
-                nu.name,
-                new.src.shown(line)
-            ),
-            Some(&nu.name),
-        ));
+        report(FindingKind::TestRemoved, at, &|line| {
+            format!("`{line}`: no generated input runs, only its explicit examples")
+        });
     }
     // A throwing call made its returning sibling, the failure it returns unread.
     if let Some((at, why)) = super::unread::unread_failure(old_code, new_code) {
-        let line = new.src.line_of(nu.span.start + at.start);
-        out.push(finding(
-            path,
-            FindingKind::AssertionLoosened,
-            Some(line),
-            format!("`{}`: `{}`: {why}", nu.name, new.src.shown(line)),
-            Some(&nu.name),
-        ));
+        report(FindingKind::AssertionLoosened, at.start, &|line| {
+            format!("`{line}`: {why}")
+        });
     }
     out
 }
