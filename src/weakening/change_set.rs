@@ -79,6 +79,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             out.extend(assert_mode_loosened(file, old, new));
             out.extend(super::knobs::fewer_cases(file, old, new));
             out.extend(super::knobs::concurrency_cut(file, old, new));
+            out.extend(super::golden::recording_switched_on(file, old, new));
             out.extend(super::leniency::mocks_made_lenient(file, old, new));
             filtered.extend(super::filters::rows_filtered(file, old, new));
         }
@@ -277,8 +278,47 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 .all(|(k, n)| made.get(k).is_none_or(|m| m >= n));
             (all, none_fewer)
         };
+        // Tests no arrival takes the place of are removed, whatever else arrived.
+        if !arrived.is_empty() {
+            let mut lost_apart = 0;
+            let alone =
+                super::matching::replaced_by_none(old, new, file.rules.language, &gone, &arrived);
+            for &u in &alone {
+                let unit = &old.units[u];
+                out.push(finding(
+                    file.path,
+                    FindingKind::TestRemoved,
+                    Some(file.map_line(unit.line)),
+                    format!("`{}` removed", unit.name),
+                    Some(&unit.name),
+                ));
+                lost_apart += distinct_checks(old, unit, file.rules);
+            }
+            gone.retain(|u| !alone.contains(u));
+            if lost_apart > 0 {
+                let unit = &old.units[alone[0]];
+                out.push(finding(
+                    file.path,
+                    FindingKind::AssertionsRemoved,
+                    Some(file.map_line(unit.line)),
+                    format!(
+                        "{lost_apart} {} went with the removed {}",
+                        plural(lost_apart, "check", "checks"),
+                        plural(alone.len(), "test", "tests")
+                    ),
+                    Some(&unit.name),
+                ));
+            }
+            if gone.is_empty() {
+                continue;
+            }
+        }
         let cases_gone: usize = gone.iter().map(|&u| old.units[u].cases).sum();
-        let cases_new: usize = arrived.iter().map(|&u| new.units[u].cases).sum();
+        // (An example of an RSpec shared group runs once per suite that includes it.)
+        let cases_new: usize = arrived
+            .iter()
+            .map(|&u| new.units[u].cases * new.units[u].included)
+            .sum();
         let first = &old.units[gone[0]];
         let line = file.map_line(first.line);
         if !arrived.is_empty() {
@@ -540,10 +580,22 @@ impl Table<'_> {
                     && count(&self.now, general) >= count(&self.was, general) + i.mult
                     && super::checks::literal_values(key)
                         .iter()
-                        .all(|v| self.text.contains(v))
+                        .all(|v| written_in(&self.text, v))
             })
         })
     }
+}
+
+/// Whether a value of a check is written in a table's text: as it is, or a string's
+/// contents inside a row that is one string (`@CsvSource({"gb29…, GB29 …"})`).
+fn written_in(text: &str, value: &str) -> bool {
+    text.contains(value)
+        || [('"', '"'), ('\'', '\'')].iter().any(|&(a, b)| {
+            value
+                .strip_prefix(a)
+                .and_then(|v| v.strip_suffix(b))
+                .is_some_and(|inner| !inner.is_empty() && text.contains(inner))
+        })
 }
 
 fn plural<'s>(n: usize, one: &'s str, many: &'s str) -> &'s str {

@@ -570,3 +570,73 @@ pub(super) fn in_order(part: &[String], whole: &[String]) -> bool {
     let mut rest = whole.iter();
     part.iter().all(|line| rest.any(|w| w == line))
 }
+
+/// The missing tests of a file that none of its new tests takes the place of: each
+/// calls names its file imports, and still does after the change, and none of them is
+/// used anywhere in the new file but in its import lines and in tests it had before
+/// (`redact` tests deleted while `redactUrl` tests arrive). Not in a new test, a
+/// helper, a hook, a constant (setup moved into `beforeEach`, values into fields). A
+/// name gone from the file may have been renamed; a test calling nothing the file
+/// imports says nothing: neither is taken.
+pub(super) fn replaced_by_none(
+    old: &Model,
+    new: &Model,
+    language: Language,
+    gone: &[usize],
+    arrived: &[usize],
+) -> Vec<usize> {
+    let heads: HashSet<&str> = (0..old.checks.len())
+        .filter_map(|c| old.check_callee(c))
+        .chain((0..new.checks.len()).filter_map(|c| new.check_callee(c)))
+        .collect();
+    // (Imported names: a helper of the file may be a check written once.)
+    let imported = |m: &Model| -> HashSet<String> {
+        let mut names = declared(m, language);
+        for u in m.units.iter().filter(|u| u.role != Role::Test) {
+            names.remove(&u.leaf);
+        }
+        names
+    };
+    let (had, has) = (imported(old), imported(new));
+    let mine: Vec<(usize, HashSet<&str>)> = gone
+        .iter()
+        .map(|&u| {
+            let subjects: HashSet<&str> = body_calls(old, &old.units[u])
+                .into_iter()
+                .filter(|w| had.contains(*w) && has.contains(*w) && !heads.contains(w))
+                .collect();
+            (u, subjects)
+        })
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    if mine.is_empty() {
+        return Vec::new();
+    }
+    // The new file's words outside its import lines and the tests it kept.
+    let kept: Vec<std::ops::Range<usize>> = new
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(i, u)| u.role == Role::Test && !arrived.contains(i))
+        .map(|(_, u)| u.span.clone())
+        .collect();
+    let mut elsewhere: HashSet<&str> = HashSet::new();
+    let mut open = false;
+    for line in 0..new.src.line_count() {
+        let start = new.src.line_start(line);
+        if kept.iter().any(|k| k.contains(&start)) {
+            continue;
+        }
+        let text = new.src.line_text(line);
+        let t = text.trim();
+        if open || super::import_line(language, t) {
+            open = (open || t.ends_with('{') || t.ends_with('(')) && !t.contains(['}', ')']);
+            continue;
+        }
+        elsewhere.extend(words(text));
+    }
+    mine.into_iter()
+        .filter(|(_, s)| s.iter().all(|w| !elsewhere.contains(w)))
+        .map(|(u, _)| u)
+        .collect()
+}

@@ -27,6 +27,7 @@ mod expectations;
 mod filters;
 mod gates;
 mod generators;
+mod golden;
 mod guards;
 mod knobs;
 mod leniency;
@@ -329,7 +330,14 @@ fn import_line(language: Language, text: &str) -> bool {
         Language::Go => starts(&["import ", "package "]),
         Language::Java => starts(&["import ", "package "]),
         Language::Ruby => starts(&["require ", "require_relative "]),
-        Language::CSharp => starts(&["using ", "namespace "]),
+        // (A `using (…)` or `using var …` statement disposes of what it holds.)
+        Language::CSharp => {
+            starts(&["namespace "])
+                || text.strip_prefix("using ").is_some_and(|rest| {
+                    let rest = rest.trim_start();
+                    !rest.starts_with('(') && !rest.starts_with("var ")
+                })
+        }
     }
 }
 

@@ -667,6 +667,16 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assertThat(A, is(equalTo(B)))",
         "assertThat(A, equalTo(B))",
     ),
+    (
+        Language::Java,
+        "assertThat(A, is(true))",
+        "assertThat(A).isTrue()",
+    ),
+    (
+        Language::Java,
+        "assertThat(A, is(false))",
+        "assertThat(A).isFalse()",
+    ),
     // Hamcrest's matchers, AssertJ's and JUnit's spellings of one check.
     (
         Language::Java,
@@ -904,6 +914,36 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         Language::CSharp,
         "A.Should().Be(true)",
         "A.Should().BeTrue()",
+    ),
+    // FluentAssertions' spellings of xUnit's checks.
+    (Language::CSharp, "A.Should().BeTrue()", "Assert.True(A)"),
+    (Language::CSharp, "A.Should().BeFalse()", "Assert.False(A)"),
+    (Language::CSharp, "A.Should().BeNull()", "Assert.Null(A)"),
+    (
+        Language::CSharp,
+        "A.Should().NotBeNull()",
+        "Assert.NotNull(A)",
+    ),
+    (Language::CSharp, "A.Should().BeEmpty()", "Assert.Empty(A)"),
+    (
+        Language::CSharp,
+        "A.Should().NotBeEmpty()",
+        "Assert.NotEmpty(A)",
+    ),
+    (
+        Language::CSharp,
+        "A.Should().ContainSingle()",
+        "Assert.Single(A)",
+    ),
+    (
+        Language::CSharp,
+        "A.Should().HaveCount(B)",
+        "Assert.Equal(B, A.Count())",
+    ),
+    (
+        Language::CSharp,
+        "A.Should().Equal(B)",
+        "Assert.Equal(B, A)",
     ),
     (Language::CSharp, "A.Should().Be(B)", "Assert.Equal(B, A)"),
     (

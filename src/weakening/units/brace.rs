@@ -1151,11 +1151,41 @@ fn data_provider_rows(src: &Source, at: usize) -> usize {
     def.map_or(1, |def| returned_rows(src, def))
 }
 
+/// Calls that make a provider's rows from their arguments.
+const JAVA_FACTORIES: &[&str] = &["Stream.of(", "List.of(", "Arrays.asList(", "Set.of("];
+const KOTLIN_FACTORIES: &[&str] = &[
+    "listOf(",
+    "arrayOf(",
+    "setOf(",
+    "sequenceOf(",
+    "mutableListOf(",
+];
+
 /// The elements of the literal a provider declared at `def` returns (`return new
 /// String[] { a, b, c };`, `new Object[][] { {…}, {…} }`, `Stream.of(a, b, c)`,
 /// `List.of(…)`, `Arrays.asList(…)`); 1 when it cannot be read that way.
 fn returned_rows(src: &Source, def: usize) -> usize {
     let code = src.code.as_str();
+    // Kotlin's expression body (`fun cases() = listOf(…)`, `fun cases():
+    // Stream<Arguments> = Stream.of(…)`): the literal right after the `=`.
+    let head_end = code[def..].find(['{', '=']).map(|o| def + o);
+    if let Some(eq) =
+        head_end.filter(|&e| code[e..].starts_with('=') && !code[e..].starts_with("=="))
+    {
+        let expr = code[eq + 1..].trim_start();
+        let at = code.len() - expr.len();
+        return KOTLIN_FACTORIES
+            .iter()
+            .chain(JAVA_FACTORIES)
+            .find(|f| expr.starts_with(**f))
+            .and_then(|f| {
+                let open = at + f.len() - 1;
+                matching_close(code.as_bytes(), open).map(|close| (open, close))
+            })
+            .map_or(1, |(open, close)| {
+                elements(src, &code.as_bytes()[open..=close]).max(1)
+            });
+    }
     let Some(open) = code[def..].find('{').map(|o| def + o) else {
         return 1;
     };
@@ -1163,8 +1193,9 @@ fn returned_rows(src: &Source, def: usize) -> usize {
         return 1;
     };
     let body = &code[open..close];
-    ["Stream.of(", "List.of(", "Arrays.asList(", "Set.of("]
+    JAVA_FACTORIES
         .iter()
+        .chain(KOTLIN_FACTORIES)
         .filter_map(|f| body.find(f).map(|i| i + f.len() - 1))
         .chain(body.find("new ").and_then(|i| {
             let arr = body[i..].find("[]")? + i;
