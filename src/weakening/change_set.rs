@@ -46,6 +46,12 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     let mut added: Vec<At> = Vec::new();
 
     for (fi, file) in read.iter().enumerate() {
+        // (Doc examples live in comments: read before a comment-only change is passed.)
+        if file.rules.language == Language::Rust
+            && let (Some(old), Some(new)) = (&file.old, &file.new)
+        {
+            out.extend(super::doctests::set_aside(file, old, new));
+        }
         if let (Some(old), Some(new)) = (&file.old, &file.new)
             && old.src.code == new.src.code
             && old.comment_keys(0..old.src.code.len(), file.rules)

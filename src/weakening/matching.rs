@@ -574,7 +574,8 @@ pub(super) fn in_order(part: &[String], whole: &[String]) -> bool {
 /// The missing tests of a file that none of its new tests takes the place of: each
 /// calls names its file imports, and still does after the change, and none of them is
 /// used anywhere in the new file but in its import lines and in tests it had before
-/// (`redact` tests deleted while `redactUrl` tests arrive). Not in a new test, a
+/// (`redact` tests deleted while tests of `redactUrl`, which the file never called
+/// before, arrive). Not in a new test, a
 /// helper, a hook, a constant (setup moved into `beforeEach`, values into fields). A
 /// name gone from the file may have been renamed; a test calling nothing the file
 /// imports says nothing: neither is taken.
@@ -609,7 +610,15 @@ pub(super) fn replaced_by_none(
         })
         .filter(|(_, s)| !s.is_empty())
         .collect();
-    if mine.is_empty() {
+    // The arrivals exercise a name the file never called before (else they may be
+    // the missing tests under an alias: `require('../browser')(…)` for `pino(…)`).
+    let before: HashSet<&str> = called(&old.src.code, language).collect();
+    let theirs: HashSet<&str> = arrived
+        .iter()
+        .flat_map(|&a| body_calls(new, &new.units[a]))
+        .filter(|w| has.contains(*w) && !heads.contains(w) && !before.contains(w))
+        .collect();
+    if mine.is_empty() || theirs.is_empty() {
         return Vec::new();
     }
     // The new file's words outside its import lines and the tests it kept.

@@ -23,6 +23,7 @@ mod change_set;
 pub mod checks;
 mod clocks;
 mod compare;
+mod doctests;
 mod expectations;
 mod filters;
 mod gates;

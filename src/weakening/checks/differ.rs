@@ -946,7 +946,16 @@ pub fn size_for_content(old: &str, new: &str) -> bool {
         .iter()
         .any(|e| after.starts_with(e))
     });
+    // (An emptiness check is a size check: `assertTrue(xs.isEmpty())` → `xs.size
+    // shouldBe 0`.)
+    let emptiness = old.contains("mpty")
+        && new
+            .trim_end_matches([')', ';', ' '])
+            .rsplit(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            == Some("0");
     size_subject(old).is_none()
+        && !emptiness
         && !literal(value)
         && !elements
         && (subjects(old).iter().any(|s| {

@@ -118,7 +118,15 @@ impl Language {
     /// files free of blob reads.
     pub fn inline_test_markers(self) -> &'static [&'static str] {
         match self {
-            Language::Rust => &["#[test]", "#[cfg(test)]", "::test]", "#[rstest"],
+            // (A doc example is a test `cargo test` runs.)
+            Language::Rust => &[
+                "#[test]",
+                "#[cfg(test)]",
+                "::test]",
+                "#[rstest",
+                "/// ```",
+                "//! ```",
+            ],
             _ => &[],
         }
     }
@@ -306,7 +314,7 @@ fn patterns(language: Language) -> Patterns {
             inverting: r"should_panic",
         },
         Language::JavaScript => Patterns {
-            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential|fixme))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\(\s*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*\(|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
+            defs: r"\b(?:it|test|xit|xtest|fit|specify)\b(?:[ \t]*\.[ \t]*(?:skip|only|todo|concurrent|failing|each|skipIf|runIf|fails|sequential|fixme))*[ \t]*[(`]|\b(?:test|it)[A-Z_]\w*[ \t]*\(\s*['`\x22]|\b(?:describe|context|suite|xdescribe|fdescribe)\b(?:[ \t]*\.[ \t]*\w+)*[ \t]*[(`]|\bfunction[ \t]*\*?[ \t]*\w+[ \t]*\(|\b(?:const|let|var)[ \t]+\w+[ \t]*=[ \t]*(?:async[ \t]*)?(?:\([^)]*\)|\w+)[ \t]*=>",
             checks: r"(?m)^[ \t]*(?:await[ \t]+)?(?:screen[ \t]*\.[ \t]*)?(?:get|find)(?:All)?By[A-Z]\w*[ \t]*\(|\bexpect\b(?:\s*\.\s*(?:poll|soft|element))?[ \t]*\(|\bexpectTypeOf[ \t]*(?:<[^\n]*?>)?[ \t]*\(|\bassert\b(?:[ \t]*\.[ \t]*\w+)?[ \t]*\(|\.should[ \t]*\([ \t]*['\x22]|\bt[ \t]*\.[ \t]*(?:is|not|deepEqual|notDeepEqual|true|false|truthy|falsy|throws|throwsAsync|regex|like|equal|same|ok|notOk|match|strictSame|strictEqual)[ \t]*\(",
             skips: r"\b(?:it|test|describe|suite|context|specify)(?:[ \t]*\.[ \t]*(?:concurrent|sequential|serial|parallel))*[ \t]*\.[ \t]*(?:skip|only|todo|skipIf|runIf|fixme|failing|fails)\b|\bjest[ \t]*\.[ \t]*retryTimes[ \t]*\(|\bthis[ \t]*\.[ \t]*retries[ \t]*\([ \t]*[1-9]|\bdescribe[ \t]*\.[ \t]*configure[ \t]*\([ \t]*\{[^{}]*\bretries[ \t]*:[ \t]*[1-9]|\b(?:it|test|describe|suite)[ \t]*\([^,()]*,[ \t]*\{[^{}]*\b(?:retry|repeats)[ \t]*:[ \t]*[1-9]|\b(?:it|test|describe|suite)[ \t]*\([^,()]*,[ \t]*\{[^{}]*\b(?:skip|todo)[ \t]*:[ \t]*(?:true\b|[\x22\x27`]|[A-Za-eg-z_$(!]|f[^a])|\b(?:xit|xtest|xdescribe|xcontext|xspecify|fit|fdescribe|fcontext)[ \t]*\(|\b(?:t|this)[ \t]*\.[ \t]*skip[ \t]*\(|\btestInfo[ \t]*\.[ \t]*(?:skip|fixme)[ \t]*\(|\b(?:ctx|context|task)[ \t]*\.[ \t]*skip[ \t]*\([ \t]*[^\d \t]|\b(?:it|test)[ \t]*\([^,()]*,(?:[ \t]*\{[^{}]*\}[ \t]*,)?[ \t]*(?:async[ \t]*)?(?:function[ \t]*)?\([ \t]*\{[^}]*\bskip\b[^}]*\}[^)]*\)|\bskip[ \t]*:[ \t]*true\b|\bskip[A-Z]\w*[ \t]*\(|\bfc[ \t]*\.[ \t]*pre[ \t]*\(",
             test_heads: r"[^\s\S]",
