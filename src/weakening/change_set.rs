@@ -22,6 +22,22 @@ use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
 /// All findings for the files of a change; `extra` are added files, read only to find
 /// the tests moved into them.
+/// Findings for a file read for its doc examples alone.
+pub(super) fn doc_examples(f: &Loaded, rules: &RuleSet) -> Vec<Finding> {
+    let r = rules.get(f.language);
+    let file = File {
+        path: &f.path,
+        rules: r,
+        old: f.old.as_deref().map(|b| Model::new(b, r)),
+        new: f.new.as_deref().map(|b| Model::new(b, r)),
+        map: OnceLock::new(),
+    };
+    match (&file.old, &file.new) {
+        (Some(old), Some(new)) => super::doctests::set_aside(&file, old, new),
+        _ => Vec::new(),
+    }
+}
+
 pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Finding> {
     let read: Vec<File> = files
         .iter()

@@ -90,7 +90,11 @@ pub fn findings(
             continue;
         }
         if let Some(loaded) = load(change, policy, blobs, true) {
-            files.push(loaded);
+            if loaded.docs_only {
+                out.extend(change_set::doc_examples(&loaded, &rules));
+            } else {
+                files.push(loaded);
+            }
         }
     }
     let mut extra: Vec<Loaded> = Vec::new();
@@ -144,6 +148,7 @@ pub fn analyse(path: &[u8], old: &[u8], new: Option<&[u8]>, config: &Config) -> 
         language,
         old: Some(Cow::Borrowed(old)),
         new: new.map(Cow::Borrowed),
+        docs_only: false,
     };
     compare_set(std::slice::from_ref(&file), &[], &rules)
 }
@@ -413,6 +418,8 @@ struct Loaded<'b> {
     language: Language,
     old: Option<Cow<'b, [u8]>>,
     new: Option<Cow<'b, [u8]>>,
+    /// Read for its doc examples alone (a Rust source file without tests).
+    docs_only: bool,
 }
 
 impl Loaded<'_> {
@@ -471,7 +478,23 @@ fn load(
                 .any(|b| memchr::memmem::find(b, m.as_bytes()).is_some())
         });
         if !marked {
-            return None;
+            // (A Rust source file with doc examples, which `cargo test` runs, is read
+            // for them alone.)
+            let documented = language == Language::Rust
+                && [old.as_ref(), new.as_ref()]
+                    .into_iter()
+                    .flatten()
+                    .all(|b| memchr::memmem::find(b, b"```").is_some());
+            if !documented || old.is_none() || new.is_none() {
+                return None;
+            }
+            return Some(Loaded {
+                path: Cow::Owned(change.path().to_vec()),
+                language,
+                old: old.map(Cow::Owned),
+                new: new.map(Cow::Owned),
+                docs_only: true,
+            });
         }
     }
     Some(Loaded {
@@ -479,6 +502,7 @@ fn load(
         language,
         old: old.map(Cow::Owned),
         new: new.map(Cow::Owned),
+        docs_only: false,
     })
 }
 

@@ -118,15 +118,7 @@ impl Language {
     /// files free of blob reads.
     pub fn inline_test_markers(self) -> &'static [&'static str] {
         match self {
-            // (A doc example is a test `cargo test` runs.)
-            Language::Rust => &[
-                "#[test]",
-                "#[cfg(test)]",
-                "::test]",
-                "#[rstest",
-                "/// ```",
-                "//! ```",
-            ],
+            Language::Rust => &["#[test]", "#[cfg(test)]", "::test]", "#[rstest"],
             _ => &[],
         }
     }
