@@ -20,8 +20,6 @@ use super::rules::Language;
 use super::units::named_subtests;
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
-/// All findings for the files of a change; `extra` are added files, read only to find
-/// the tests moved into them.
 /// A loaded file, lexed and modelled on both sides.
 fn read_file<'a>(f: &'a Loaded, rules: &'a RuleSet) -> File<'a> {
     let r = rules.get(f.language);
@@ -43,6 +41,8 @@ pub(super) fn doc_examples(f: &Loaded, rules: &RuleSet) -> Vec<Finding> {
     }
 }
 
+/// All findings for the files of a change; `extra` are added files, read only to find
+/// the tests moved into them.
 pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Finding> {
     let read: Vec<File> = files
         .iter()

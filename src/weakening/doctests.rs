@@ -1,7 +1,7 @@
 //! Rust doc tests set aside. A fenced example in a doc comment (`/// ```` or
-//! `/// ```rust`) is compiled and run by `cargo test`; marked `ignore`, `no_run` or
-//! `text` it no longer runs (`no_run` still compiles it), so what it asserts is no
-//! longer checked, like an `#[ignore]` added.
+//! `/// ```rust`) is compiled and run by `cargo test`; marked `ignore`, `no_run`,
+//! `text` or `compile_fail` it no longer runs (`no_run` still compiles it), so what it
+//! asserts is no longer checked, like an `#[ignore]` added.
 
 use super::model::Model;
 use super::{File, finding};
