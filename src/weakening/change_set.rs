@@ -20,34 +20,22 @@ use super::rules::Language;
 use super::units::named_subtests;
 use super::{At, File, Finding, FindingKind, Loaded, RuleSet, finding};
 
-/// A loaded file, lexed and modelled on both sides.
-fn read_file<'a>(f: &'a Loaded, rules: &'a RuleSet) -> File<'a> {
-    let r = rules.get(f.language);
-    File {
-        path: &f.path,
-        rules: r,
-        old: f.old.as_deref().map(|b| Model::new(b, r)),
-        new: f.new.as_deref().map(|b| Model::new(b, r)),
-        map: OnceLock::new(),
-    }
-}
-
-/// Findings for a file read for its doc examples alone.
-pub(super) fn doc_examples(f: &Loaded, rules: &RuleSet) -> Vec<Finding> {
-    let file = read_file(f, rules);
-    match (&file.old, &file.new) {
-        (Some(old), Some(new)) => super::doctests::set_aside(&file, old, new),
-        _ => Vec::new(),
-    }
-}
-
 /// All findings for the files of a change; `extra` are added files, read only to find
 /// the tests moved into them.
 pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -> Vec<Finding> {
     let read: Vec<File> = files
         .iter()
         .chain(extra)
-        .map(|f| read_file(f, rules))
+        .map(|f| {
+            let r = rules.get(f.language);
+            File {
+                path: &f.path,
+                rules: r,
+                old: f.old.as_deref().map(|b| Model::new(b, r)),
+                new: f.new.as_deref().map(|b| Model::new(b, r)),
+                map: OnceLock::new(),
+            }
+        })
         .collect();
     let mut out = Vec::new();
     // (Rows filtered, read from the file's lines: told only where no finding about the
@@ -62,7 +50,11 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         if file.rules.language == Language::Rust
             && let (Some(old), Some(new)) = (&file.old, &file.new)
         {
-            out.extend(super::doctests::set_aside(file, old, new));
+            out.extend(super::doctests::set_aside(
+                file.path,
+                old.src.raw,
+                new.src.raw,
+            ));
         }
         if let (Some(old), Some(new)) = (&file.old, &file.new)
             && old.src.code == new.src.code

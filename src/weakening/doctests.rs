@@ -3,8 +3,7 @@
 //! `text` or `compile_fail` it no longer runs (`no_run` still compiles it), so what it
 //! asserts is no longer checked, like an `#[ignore]` added.
 
-use super::model::Model;
-use super::{File, finding};
+use super::finding;
 use crate::finding::{Finding, FindingKind};
 
 /// One fence opening an example in a doc comment: its line and whether `cargo test`
@@ -16,9 +15,10 @@ struct Fence {
     body: Vec<String>,
 }
 
-/// The fences that open examples in a file's doc comments, in order.
-fn fences(model: &Model) -> Vec<Fence> {
-    let raw = model.src.raw;
+/// The fences that open examples in a file's doc comments, in order (read from the
+/// bytes: no lexing or model is needed, so a source file read for its examples alone
+/// costs one pass).
+fn fences(raw: &[u8]) -> Vec<Fence> {
     // (A fence written as an attribute, `#[cfg_attr(…, doc = "```ignore")]`, opens
     // one example of several: such a file is not read.)
     if memchr::memmem::find(raw, b"```").is_none()
@@ -77,7 +77,7 @@ fn fences(model: &Model) -> Vec<Fence> {
 
 /// Findings for doc examples that ran and no longer do: an example set aside whose
 /// lines are those of one that ran before and that no example running now has.
-pub(super) fn set_aside(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+pub(super) fn set_aside(path: &[u8], old: &[u8], new: &[u8]) -> Vec<Finding> {
     let now = fences(new);
     if now.iter().all(|n| n.runs) {
         return Vec::new();
@@ -92,14 +92,16 @@ pub(super) fn set_aside(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
                 && !now.iter().any(|o| o.runs && o.body == n.body)
         })
         .map(|n| {
+            let shown = new
+                .split(|&b| b == b'\n')
+                .nth(n.line)
+                .map(|l| String::from_utf8_lossy(l).trim().to_string())
+                .unwrap_or_default();
             finding(
-                file.path,
+                path,
                 FindingKind::SkipAdded,
                 Some(n.line),
-                format!(
-                    "`{}`: the doc example no longer runs under `cargo test`",
-                    new.src.shown(n.line)
-                ),
+                format!("`{shown}`: the doc example no longer runs under `cargo test`"),
                 None,
             )
         })

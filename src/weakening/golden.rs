@@ -98,12 +98,17 @@ fn switches(model: &Model) -> Vec<Switch> {
     // Go flags named for recording, by variable: their default and where it is set.
     let mut recording_vars: Vec<String> = Vec::new();
     for line in 0..model.src.line_count() {
-        if model.src.line_text(line).trim().is_empty() {
-            continue; // a comment or a blank line
+        let (start, end) = (model.src.line_start(line), model.src.line_end(line));
+        // (Only lines with a marker are read; a comment or a blank line never is.)
+        let bytes = &raw[start..end.max(start)];
+        if !MARKERS
+            .iter()
+            .any(|m| memchr::memmem::find(bytes, m.as_bytes()).is_some())
+            || model.src.line_text(line).trim().is_empty()
+        {
+            continue;
         }
-        let text = model
-            .src
-            .text(model.src.line_start(line)..model.src.line_end(line));
+        let text = model.src.text(start..end);
         for caps in p.flag.captures_iter(&text) {
             let name = &caps[2];
             if !p.recording.is_match(name) {

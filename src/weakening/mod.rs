@@ -91,7 +91,10 @@ pub fn findings(
         }
         if let Some(loaded) = load(change, policy, blobs, true) {
             if loaded.docs_only {
-                out.extend(change_set::doc_examples(&loaded, &rules));
+                // (Its bytes alone: the file is never lexed or modelled.)
+                if let (Some(old), Some(new)) = (&loaded.old, &loaded.new) {
+                    out.extend(doctests::set_aside(&loaded.path, old, new));
+                }
             } else {
                 files.push(loaded);
             }
