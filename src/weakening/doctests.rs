@@ -19,19 +19,27 @@ struct Fence {
 /// bytes: no lexing or model is needed, so a source file read for its examples alone
 /// costs one pass).
 fn fences(raw: &[u8]) -> Vec<Fence> {
-    // (A fence written as an attribute, `#[cfg_attr(…, doc = "```ignore")]`, opens
-    // one example of several: such a file is not read.)
-    if memchr::memmem::find(raw, b"```").is_none()
-        || memchr::memmem::find(raw, b"doc = \"```").is_some()
-    {
+    if memchr::memmem::find(raw, b"```").is_none() {
         return Vec::new();
     }
     let mut out: Vec<Fence> = Vec::new();
     let mut open = false;
     let mut inside = false;
+    let mut by_attribute = false;
     for (line, text) in raw.split(|&b| b == b'\n').enumerate() {
         let text = String::from_utf8_lossy(text);
         let t = text.trim_start();
+        // A fence written as an attribute (`#[cfg_attr(x, doc = "```")]`, its
+        // alternatives on the lines after) opens an example whose marks depend on the
+        // build: it keeps the pairing, and the example is not read.
+        if t.starts_with("#[") && t.contains("doc = \"```") {
+            if !(open && by_attribute) {
+                open = true;
+                inside = false;
+                by_attribute = true;
+            }
+            continue;
+        }
         let Some(doc) = ["///", "//!"].iter().find_map(|p| t.strip_prefix(p)) else {
             continue;
         };
@@ -44,6 +52,7 @@ fn fences(raw: &[u8]) -> Vec<Fence> {
             }
             continue;
         };
+        by_attribute = false;
         if open {
             open = false; // the closing fence
             inside = false;
