@@ -75,6 +75,9 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             .unwrap_or_default();
         let (matched, left_old, left_new) =
             match_by_name(file.old.as_ref(), &old_tests, file.new.as_ref(), &new_tests);
+        if let (Some(old), Some(new)) = (&file.old, &file.new) {
+            out.extend(super::compare::focus_on_arrivals(file, old, new, &left_new));
+        }
         pairs.extend(matched.into_iter().map(|(o, n)| ((fi, o), (fi, n))));
         removed.extend(left_old.into_iter().map(|o| (fi, o)));
         added.extend(left_new.into_iter().map(|n| (fi, n)));

@@ -1731,6 +1731,73 @@ pub(super) fn runner_file_skips(file: &File, old: &Model, new: &Model) -> Vec<Fi
     out
 }
 
+/// A focus on a test that arrives (`it.only`, `fit`, `FIt`, `focus: true`, kotest's
+/// `f:`) when nothing was focused before: the file's other tests, which ran, stop
+/// running. (On a kept test the focus is a skip counted by [`compare_pair`].)
+pub(super) fn focus_on_arrivals(
+    file: &File,
+    old: &Model,
+    new: &Model,
+    arrivals: &[usize],
+) -> Vec<Finding> {
+    let kotest = |m: &Model| memchr::memmem::find(m.src.b(), b"io.kotest").is_some();
+    let focused = |m: &Model, u: &Unit| {
+        u.skips.iter().any(|&s| focuses(&m.skips[s].text))
+            || (m.language == Language::Java
+                && u.leaf.trim_start_matches(['"', '`']).starts_with("f:")
+                && kotest(m))
+    };
+    if old.tests().any(|(_, u)| focused(old, u)) {
+        return Vec::new();
+    }
+    let Some(&first) = arrivals.iter().find(|&&n| focused(new, &new.units[n])) else {
+        return Vec::new();
+    };
+    let old_names: HashSet<&str> = old.tests().map(|(_, u)| u.name.as_str()).collect();
+    let stopped = new
+        .tests()
+        .filter(|(_, u)| {
+            u.shadowed_by.is_none() && !focused(new, u) && old_names.contains(u.name.as_str())
+        })
+        .count();
+    if stopped == 0 {
+        return Vec::new();
+    }
+    let u = &new.units[first];
+    vec![finding(
+        file.path,
+        FindingKind::SkipAdded,
+        Some(u.line),
+        format!(
+            "`{}` arrives focused, so the file's {stopped} other {} no longer run{}",
+            u.name,
+            if stopped == 1 { "test" } else { "tests" },
+            if stopped == 1 { "s" } else { "" }
+        ),
+        Some(&u.name),
+    )]
+}
+
+/// Whether a skip marker's text focuses (runs its test alone): `.only`, `fit(`,
+/// ginkgo's `FIt(`/`Focus`, RSpec's `focus`.
+fn focuses(text: &str) -> bool {
+    let head = text.split(['(', ' ']).next().unwrap_or(text);
+    head.ends_with(".only")
+        || head.contains(".only.")
+        || matches!(
+            head,
+            "fit" | "fdescribe" | "fcontext" | "fspecify" | "fexample" | "focus"
+        )
+        || (head.starts_with('F')
+            && matches!(
+                &head[1..],
+                "It" | "Describe" | "Context" | "When" | "Specify" | "Entry" | "DescribeTable"
+            ))
+        || text.contains("Focus")
+        || text.starts_with("focus:")
+        || text.starts_with("focus =>")
+}
+
 pub(super) fn shadowing(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
     let shadowed = |m: &Model, name: &str| {
         m.tests()

@@ -28,6 +28,9 @@ pub struct Syntax {
     /// Whether `%{…}`, `%w[…]`, `%q(…)`… and `/…/` are literals (Ruby). Their `#{…}`
     /// interpolations would otherwise read as comments that swallow closing brackets.
     pub ruby_literals: bool,
+    /// Whether a `` ` `` string's `${…}` may hold code with strings of its own (a
+    /// nested template, JavaScript), which do not close it.
+    pub template_substitutions: bool,
 }
 
 /// Python: `#`, `'''`/`"""`, `'`/`"` (prefixes such as `r`, `f`, `b` need no care).
@@ -41,6 +44,7 @@ pub const PYTHON: Syntax = Syntax {
     rust_raw_strings: false,
     multiline_escapes: true,
     ruby_literals: false,
+    template_substitutions: false,
 };
 
 /// Rust: `//`, nested `/* */`, `"…"` (may span lines), raw strings, chars vs lifetimes.
@@ -54,6 +58,7 @@ pub const RUST: Syntax = Syntax {
     rust_raw_strings: true,
     multiline_escapes: true,
     ruby_literals: false,
+    template_substitutions: false,
 };
 
 /// JavaScript / TypeScript: `//`, `/* */`, `'`, `"`, template literals.
@@ -67,6 +72,7 @@ pub const JAVASCRIPT: Syntax = Syntax {
     rust_raw_strings: false,
     multiline_escapes: true,
     ruby_literals: false,
+    template_substitutions: true,
 };
 
 /// Go: `//`, `/* */`, `"…"`, raw `` `…` ``, runes.
@@ -80,6 +86,7 @@ pub const GO: Syntax = Syntax {
     rust_raw_strings: false,
     multiline_escapes: false,
     ruby_literals: false,
+    template_substitutions: false,
 };
 
 /// Java / Kotlin: `//`, `/* */` (nesting in Kotlin is rare enough to ignore), text blocks.
@@ -93,6 +100,7 @@ pub const JAVA: Syntax = Syntax {
     rust_raw_strings: false,
     multiline_escapes: true,
     ruby_literals: false,
+    template_substitutions: false,
 };
 
 /// Ruby: `#`, `"…"` and `'…'` (over lines, as Ruby reads them), percent literals,
@@ -107,6 +115,7 @@ pub const RUBY: Syntax = Syntax {
     rust_raw_strings: false,
     multiline_escapes: true,
     ruby_literals: true,
+    template_substitutions: false,
 };
 
 /// C#: `//`, `/* */`, `"…"`, raw `"""…"""`, chars.
@@ -120,6 +129,7 @@ pub const CSHARP: Syntax = Syntax {
     rust_raw_strings: false,
     multiline_escapes: false,
     ruby_literals: false,
+    template_substitutions: false,
 };
 
 /// Returns `source` with comments and string contents blanked, as ASCII text.
@@ -223,7 +233,11 @@ pub fn strip_with_strings(source: &[u8], syntax: &Syntax) -> (String, Vec<std::o
             .find(|d| rest.starts_with(d.as_bytes()))
         {
             let d = delim.as_bytes();
-            let end = string_end(source, i + d.len(), d, syntax.multiline_escapes, true);
+            let end = if syntax.template_substitutions && d == b"`" {
+                template_end(source, i + 1)
+            } else {
+                string_end(source, i + d.len(), d, syntax.multiline_escapes, true)
+            };
             keep_delimited(&mut out, &source[i..end], d.len(), d.len());
             strings.push(i..end);
             i = end;
@@ -354,6 +368,47 @@ fn string_end(source: &[u8], from: usize, delim: &[u8], escapes: bool, multiline
             return i + delim.len();
         }
         i += 1;
+    }
+    source.len()
+}
+
+/// The end of a JavaScript template literal whose text starts at `from`: past its
+/// closing `` ` ``, its `${…}` substitutions (strings and templates nested in them
+/// included) skipped.
+fn template_end(source: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while i < source.len() {
+        match source[i] {
+            b'\\' => i += 2,
+            b'`' => return i + 1,
+            b'$' if source.get(i + 1) == Some(&b'{') => {
+                let mut depth = 0usize;
+                i += 1;
+                while i < source.len() {
+                    match source[i] {
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b'`' => {
+                            i = template_end(source, i + 1);
+                            continue;
+                        }
+                        q @ (b'\'' | b'"') => {
+                            i = string_end(source, i + 1, &[q], true, false);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
     }
     source.len()
 }
@@ -620,6 +675,15 @@ mod tests {
         let out = strip(src.as_bytes(), &JAVASCRIPT);
         assert!(!out.contains("skip") && !out.contains("only"), "{out}");
         assert!(out.contains("expect(a).toBe(1);"), "{out}");
+    }
+
+    #[test]
+    fn javascript_templates_nested_in_substitutions_stay_one_string() {
+        let src = "const t = `a ${`${'x'.repeat(2)}@b`} it.skip(${\"}\"})`; expect(a).toBe(1);\n";
+        let out = strip(src.as_bytes(), &JAVASCRIPT);
+        assert!(!out.contains("skip") && !out.contains("repeat"), "{out}");
+        assert!(out.contains("; expect(a).toBe(1);"), "{out}");
+        assert_eq!(out.len(), src.len());
     }
 
     #[test]

@@ -35,9 +35,9 @@ fn head_start(src: &Source, def_line: usize, markers: &[&str]) -> usize {
             break;
         };
         let t = src.line_text(prev).trim();
-        // (`@Test fun f() {` is a declaration of its own, not the annotation of the
-        // line after it.)
-        if markers.iter().any(|m| t.starts_with(m)) && !t.ends_with('{') {
+        // (`@Test fun f() {` and `@Test fun f() { check(1) }` are declarations of
+        // their own, not annotations of the line after them.)
+        if markers.iter().any(|m| t.starts_with(m)) && !t.ends_with('{') && !declares(t) {
             start = src.line_start(prev);
             line = prev;
             continue;
@@ -59,6 +59,67 @@ fn head_start(src: &Source, def_line: usize, markers: &[&str]) -> usize {
         break;
     }
     start
+}
+
+/// Whether a line opening with an annotation or attribute goes on to declare the item
+/// itself (`@Test fun f() = check(1)`, `#[test] fn f() { … }`): after its leading
+/// `@Name(…)`, `#[…]` and `[…]` groups it still holds a parameter list or body.
+fn declares(line: &str) -> bool {
+    let b = line.as_bytes();
+    let mut i = 0;
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        match b.get(i) {
+            Some(b'@') => {
+                i += 1;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.')
+                {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b'(') {
+                    i = group_end(b, i);
+                }
+            }
+            Some(b'#') if b.get(i + 1) == Some(&b'[') => i = group_end(b, i + 1),
+            Some(b'#') if b.get(i + 1) == Some(&b'!') => i = group_end(b, i + 2),
+            Some(b'[') => i = group_end(b, i),
+            _ => break,
+        }
+    }
+    let rest = line.get(i..).unwrap_or("");
+    let rest = rest.split("//").next().unwrap_or("");
+    rest.contains(['(', '{', '='])
+}
+
+/// The index just past the bracket group opening at `open`, strings skipped (the
+/// line's end when it does not close there).
+fn group_end(b: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut i = open;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    b.len()
 }
 
 /// A unit of one case, with no skips or checks yet.
