@@ -2612,6 +2612,61 @@ impl<'a> Model<'a> {
         &rest[..ident_len(rest)]
     }
 
+    /// Where the type arguments ending just before `end` open (`[Todo]` in Go, `<Todo>`
+    /// elsewhere), when they follow a name: `None` for an index (`xs[0]`) or anything
+    /// else.
+    fn type_arguments_before(&self, floor: usize, end: usize) -> Option<usize> {
+        let b = self.src.b();
+        let close = end.checked_sub(1).filter(|&c| c > floor)?;
+        let open = match (self.language, b[close]) {
+            (Language::Go, b']') => matching_open(b, close)?,
+            (Language::Rust | Language::Java | Language::CSharp, b'>') => {
+                let from = close.saturating_sub(80).max(floor);
+                let mut depth = 0usize;
+                (from..close).rev().find(|&i| match b[i] {
+                    b'>' => {
+                        depth += 1;
+                        false
+                    }
+                    b'<' if depth == 0 => true,
+                    b'<' => {
+                        depth -= 1;
+                        false
+                    }
+                    _ => false,
+                })?
+            }
+            _ => return None,
+        };
+        let inner = &b[open + 1..close];
+        let typeish = !inner.is_empty()
+            && inner.iter().all(|&c| {
+                c.is_ascii_alphanumeric()
+                    || matches!(
+                        c,
+                        b'_' | b'.'
+                            | b','
+                            | b' '
+                            | b'['
+                            | b']'
+                            | b'<'
+                            | b'>'
+                            | b'*'
+                            | b'?'
+                            | b':'
+                            | b'&'
+                    )
+            })
+            && inner
+                .first()
+                .is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'[' | b'*' | b'&'));
+        let named = open > floor
+            && (b[open - 1].is_ascii_alphanumeric()
+                || b[open - 1] == b'_'
+                || b[..open].ends_with(b"::"));
+        (typeish && named).then_some(open)
+    }
+
     pub(super) fn all_calls(&self, unit: &Unit) -> Vec<(&str, usize)> {
         let b = self.src.b();
         let mut out = Vec::new();
@@ -2623,7 +2678,16 @@ impl<'a> Model<'a> {
                 while j > span.start && b[j - 1] == b' ' {
                     j -= 1;
                 }
-                let end = j;
+                let mut end = j;
+                // A generic function called with its type arguments: Go's
+                // `decodeAs[Todo](…)`, Rust's `parse::<Todo>(…)`, `Read<Todo>(…)`.
+                if let Some(open) = self.type_arguments_before(span.start, end) {
+                    j = open;
+                    if self.language == Language::Rust && b[..j].ends_with(b"::") {
+                        j -= 2;
+                    }
+                    end = j;
+                }
                 while j > span.start && (b[j - 1].is_ascii_alphanumeric() || b[j - 1] == b'_') {
                     j -= 1;
                 }

@@ -334,6 +334,17 @@ pub(super) fn brace_units(src: &Source, rules: &Rules) -> Vec<Unit> {
                     + head_text
                         .find("@MethodSource")
                         .map_or(0, |at| method_source_rows(src, head + at, &name))
+                    // (`@NullSource`, `@EmptySource`: one argument each, both in
+                    // `@NullAndEmptySource`.)
+                    + ["@NullSource", "@EmptySource", "@NullAndEmptySource"]
+                        .iter()
+                        .filter(|a| {
+                            head_text.match_indices(**a).any(|(at, m)| {
+                                !head_text[at + m.len()..].starts_with(|c: char| c.is_alphanumeric())
+                            })
+                        })
+                        .map(|a| if *a == "@NullAndEmptySource" { 2 } else { 1 })
+                        .sum::<usize>()
                     + head_text
                         .find("dataProvider")
                         .map_or(0, |at| data_provider_rows(src, head + at))
