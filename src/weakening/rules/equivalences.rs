@@ -268,6 +268,50 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert.deepStrictEqual(A, B, ..)",
         "assert.deepStrictEqual(A, B)",
     ),
+    // tap and tape: `t.equal` is `===`, `t.same` deep and loose, `t.strictSame` deep
+    // and strict (a migration to node:test spells them `assert.…`).
+    (
+        Language::JavaScript,
+        "t.equal(A, B, ..)",
+        "assert.strictEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "t.equal(A, B)",
+        "assert.strictEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "t.same(A, B, ..)",
+        "assert.deepEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "t.same(A, B)",
+        "assert.deepEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "t.strictSame(A, B, ..)",
+        "assert.deepStrictEqual(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "t.strictSame(A, B)",
+        "assert.deepStrictEqual(A, B)",
+    ),
+    (Language::JavaScript, "t.ok(A, ..)", "assert.ok(A)"),
+    (Language::JavaScript, "t.ok(A)", "assert.ok(A)"),
+    (
+        Language::JavaScript,
+        "t.throws(A, B, ..)",
+        "assert.throws(A, B)",
+    ),
+    (
+        Language::JavaScript,
+        "t.throws(A, B)",
+        "assert.throws(A, B)",
+    ),
     (Language::JavaScript, "assert.ok(A, ..)", "assert.ok(A)"),
     (Language::JavaScript, "assert(A, ..)", "assert.ok(A)"),
     (

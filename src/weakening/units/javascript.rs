@@ -35,9 +35,15 @@ pub(super) fn javascript_units(src: &Source, rules: &Rules) -> Vec<Unit> {
         if wrapper && !at_line_start(b, at) {
             continue;
         }
-        // `regex.test(s)`, `obj.it(…)`, `function test(` are not tests.
+        // `regex.test(s)`, `obj.it(…)`, `function test(` are not tests; tap's
+        // `t.test('name', …)` is.
         let before = code[..at].trim_end();
-        if before.ends_with('.')
+        let tap = before.strip_suffix('.').is_some_and(|r| {
+            matches!(&r[checks::trailing_word_start(r)..], "t" | "tap" | "tt")
+                && trimmed.starts_with("test")
+                && code[m.end()..].trim_start().starts_with(['\'', '"', '`'])
+        });
+        if (before.ends_with('.') && !tap)
             || (before.ends_with("function") && !trimmed.starts_with("function"))
         {
             continue;
