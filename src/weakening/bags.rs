@@ -459,7 +459,17 @@ fn collect(
             // A check-like helper from elsewhere: each call counts as a check (also
             // from a helper the test calls).
             None if check_like(name) => {
+                // (Not the call that defines the unit: kotest's `should("…") { … }`.)
+                let defines = |text: &str, line: usize| {
+                    line == unit.line
+                        && text
+                            .get(name.len() + 1..)
+                            .is_some_and(|args| args.starts_with(unit.leaf.as_str()))
+                };
                 for (text, line) in model.call_sites(unit, name) {
+                    if defines(&text, line) {
+                        continue;
+                    }
                     out.push(Item::plain(
                         format!("call:{text}"),
                         Strength::Other,
