@@ -169,6 +169,10 @@ fn checks_made(key: &str) -> usize {
             let rest = &key[c + 1..];
             rest.starts_with('.') && rest.contains("should")
         })
+    } else if let Some(chain) = checks::mockall_expectation(key) {
+        // mockall: `.with(eq(a)).times(1)`, the arguments and the count of calls.
+        (chain.contains(".with(") || chain.contains(".withf("))
+            && (chain.contains(".times(") || chain.contains(".never()"))
     } else if key.contains(".assertRaisesRegex(") || key.contains(".assertWarnsRegex(") {
         key.split_once("Regex(")
             .and_then(|(_, args)| args.split_once(','))

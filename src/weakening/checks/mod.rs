@@ -673,6 +673,16 @@ fn atomic(text: &str) -> bool {
     true
 }
 
+/// A mockall expectation's chain from its `.expect_…()` on (`sender.expect_send().with(…)`
+/// → `.expect_send().with(…)`), when the check is one.
+pub fn mockall_expectation(key: &str) -> Option<&str> {
+    let at = key.find(".expect_")?;
+    key[..at]
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+        .then(|| &key[at..])
+}
+
 /// How strong a canonical check is.
 pub fn strength(key: &str, rules: &Rules) -> Strength {
     if rules
@@ -775,6 +785,29 @@ pub fn strength(key: &str, rules: &Rules) -> Strength {
             || (key.starts_with("assert") && key.contains("(typeof ")))
     {
         return Strength::Weak;
+    }
+    // A mockall expectation (checked when the mock drops): an exact count of calls
+    // (`.times(1)`, `.never()`) is exact; arguments matched or a range of counts
+    // (`.with(eq(a))`, `.times(1..)`) is weak; saying nothing of its calls
+    // (`.expect_send().returning(…)`) it is a stub, which passes however it is called.
+    if rules.language == Language::Rust
+        && let Some(key) = mockall_expectation(key)
+    {
+        let exact_times = key.match_indices(".times(").any(|(at, m)| {
+            let args = &key[at + m.len()..];
+            let n = args.bytes().take_while(u8::is_ascii_digit).count();
+            n > 0 && args[n..].starts_with(')')
+        });
+        return if exact_times || key.contains(".never()") {
+            Strength::Equality
+        } else if [".times(", ".with(", ".withf(", ".withf_st("]
+            .iter()
+            .any(|m| key.contains(m))
+        {
+            Strength::Weak
+        } else {
+            Strength::Void
+        };
     }
     // pandas' `assert_frame_equal(a, b, check_exact=False, …)` (and its kin): values
     // compared with a tolerance, or parts of the frames left out.

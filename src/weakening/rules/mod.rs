@@ -297,7 +297,7 @@ fn patterns(language: Language) -> Patterns {
         },
         Language::Rust => Patterns {
             defs: r"\bfn[ \t]+\w+|\b[a-z_]\w*![ \t]*[({][ \t]*\w+[ \t]*,",
-            checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!|\.assert\(\)",
+            checks: r"\b(?:debug_)?assert\w*!|\bprop_assert\w*!|\.assert\(\)|\.expect_\w+[ \t]*\([ \t]*\)",
             skips: r"#\[ignore\b|#\[cfg_attr[ \t]*\([^\]]*\bignore\b|#!?\[cfg[ \t]*\(|#\[should_panic\b|\bprop_assume![ \t]*\(",
             test_heads: r"#\[(?:\w+::)*test\b|#\[rstest\b|#\[test_case\b|#\[quickcheck\b|#\[proptest\b",
             equality: r"^assert_matches!|^(?:debug_)?assert_eq!|^prop_assert_eq!|^assert_\w*snapshot!|^assert_data_eq!|^assert!\(!?[\w.]*\.is_(?:none|empty)\(\)\)$|^\.assert\(\).*\.(?:code\(|(?:stdout|stderr)\((?:\x22|predicates?::(?:eq|str::diff)\())",
