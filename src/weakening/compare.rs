@@ -254,6 +254,22 @@ pub(super) fn compare_pair(
             Some(&nu.name),
         ));
     }
+    // A row dropped while others arrive: as many cases, but one input no longer tested.
+    if let Some(row) =
+        super::tables::row_swapped(old, ou, new, nu, |l| nf.rules.checks.is_match(l.as_bytes()))
+    {
+        out.push(finding(
+            nf.path,
+            FindingKind::TestRemoved,
+            Some(nu.line),
+            format!(
+                "`{}`: its case `{row}` went while other cases arrived, so that input is \
+                 tested no more",
+                nu.name
+            ),
+            Some(&nu.name),
+        ));
+    }
     // Rows cut from the table the test loops over (`for s in ["1h", "90m", "45s"]` →
     // `["1h"]`, `self.CASES` → `self.CASES[:2]`): fewer inputs reach the same checks.
     if nu.cases == ou.cases

@@ -490,6 +490,95 @@ fn assigned<'c>(code: &'c str, name: &str) -> Vec<&'c str> {
     out
 }
 
+/// A row dropped from a parametrised test's table while others arrive (`#[case(1900,
+/// false)]` gone beside a new `#[case(-4, true)]`, `("Crème Brûlée", …)` beside two
+/// new rows): the count of cases holds, but the input of the dropped row reaches the
+/// test no more. The row found is one of at least two kept rows of its shape; a row
+/// whose input a line of the test still gives (its expected value edited, a duplicate
+/// removed) is no drop.
+pub(super) fn row_swapped(
+    old: &Model,
+    ou: &Unit,
+    new: &Model,
+    nu: &Unit,
+    is_check: impl Fn(&str) -> bool,
+) -> Option<String> {
+    use std::collections::HashMap;
+    if ou.cases < 2 || nu.cases < ou.cases {
+        return None;
+    }
+    let was = super::matching::body_lines(old, ou);
+    let now = super::matching::body_lines(new, nu);
+    let mut left: HashMap<&str, usize> = HashMap::new();
+    for l in &now {
+        *left.entry(l.as_str()).or_default() += 1;
+    }
+    let mut gone = Vec::new();
+    let mut kept = Vec::new();
+    for l in &was {
+        match left.get_mut(l.as_str()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                kept.push(l.as_str());
+            }
+            _ => gone.push(l.as_str()),
+        }
+    }
+    if gone.is_empty() || gone.len() > 2 || left.values().all(|&n| n == 0) {
+        return None;
+    }
+    // (Its punctuation: `#[case::leap(2000, true)]` and `#[case::century(1900,
+    // false)]` are one shape.)
+    let shape = |l: &str| -> String {
+        let mut out = String::new();
+        let mut quote = None;
+        for c in l.chars() {
+            match quote {
+                Some(q) if c == q => {
+                    quote = None;
+                    out.push(c);
+                }
+                Some(_) => {}
+                None if c == '"' || c == '\'' => {
+                    quote = Some(c);
+                    out.push(c);
+                }
+                None if !c.is_alphanumeric() && !c.is_whitespace() && c != '_' && c != '.' => {
+                    out.push(c)
+                }
+                None => {}
+            }
+        }
+        out
+    };
+    gone.into_iter()
+        .filter(|row| !is_check(row) && row.ends_with([',', ')', ']', '}']))
+        .find(|row| {
+            let values = super::checks::literal_values(row);
+            // (The input: every value but a last one that ends the row, the expected
+            // one: `("ru", 11.0, Plural.MANY)` is all input.)
+            let ends_row = values.last().is_some_and(|last| {
+                row.rfind(last).is_some_and(|at| {
+                    row[at + last.len()..]
+                        .trim_start_matches([')', ']', '}', ',', ' '])
+                        .is_empty()
+                })
+            });
+            let input = match values.len() {
+                n if n > 1 && ends_row => &values[..n - 1],
+                _ => &values[..],
+            };
+            let s = shape(row);
+            !input.is_empty()
+                && kept.iter().filter(|k| shape(k) == s).count() >= 2
+                && !now.iter().any(|l| {
+                    let have = super::checks::literal_values(l);
+                    input.iter().all(|v| have.contains(v))
+                })
+        })
+        .map(str::to_string)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
