@@ -41,6 +41,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
     // (Rows filtered, read from the file's lines: told only where no finding about the
     // same test or line already says so.)
     let mut filtered: Vec<Finding> = Vec::new();
+    let mut excluded: Vec<Finding> = Vec::new();
     let mut pairs: Vec<(At, At)> = Vec::new();
     let mut removed: Vec<At> = Vec::new();
     let mut added: Vec<At> = Vec::new();
@@ -93,6 +94,7 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
             out.extend(super::knobs::fewer_cases(file, old, new));
             out.extend(super::knobs::concurrency_cut(file, old, new));
             out.extend(super::golden::recording_switched_on(file, old, new));
+            excluded.extend(super::exclusions::exclusions_added(file, old, new));
             out.extend(super::leniency::mocks_made_lenient(file, old, new));
             filtered.extend(super::filters::rows_filtered(file, old, new));
         }
@@ -556,6 +558,17 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
                 && matches!(o.kind, FindingKind::TestRemoved | FindingKind::SkipAdded)
                 && ((o.test.is_some() && o.test == f.test)
                     || o.line.zip(f.line).is_some_and(|(a, b)| a.abs_diff(b) <= 2))
+        });
+        if !told {
+            out.push(f);
+        }
+    }
+    // (An exclusion written into the check itself is read there as the check loosened.)
+    for f in excluded {
+        let told = out.iter().any(|o| {
+            o.path == f.path
+                && o.kind == FindingKind::AssertionLoosened
+                && o.line.zip(f.line).is_some_and(|(a, b)| a.abs_diff(b) <= 2)
         });
         if !told {
             out.push(f);

@@ -24,6 +24,7 @@ pub mod checks;
 mod clocks;
 mod compare;
 mod doctests;
+mod exclusions;
 mod expectations;
 mod filters;
 mod gates;
