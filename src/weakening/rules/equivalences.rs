@@ -437,6 +437,9 @@ pub const EQUIVALENCES: &[(Language, &str, &str)] = &[
         "assert.Len(T, A, B)",
     ),
     (Language::Go, "t.Error(A != nil)", "assert.NoError(t, A)"),
+    // A comparison asserted true is the plain `if a != b { t.Error… }` it replaces.
+    (Language::Go, "assert.True(T, A == B)", "t.Error(A != B)"),
+    (Language::Go, "assert.False(T, A != B)", "t.Error(A != B)"),
     // A failure message says nothing about what is checked (`assert.X(t, …, "msg", args…)`).
     (Language::Go, "assert.Empty(T, A, ..)", "assert.Empty(T, A)"),
     (
