@@ -551,8 +551,45 @@ pub(super) fn row_swapped(
         }
         out
     };
+    // (A whole row: a bracketed tuple, an attribute or a constructor call, not one
+    // field of a row written over several lines, `name: "…",`.)
+    let whole_row = |row: &str| {
+        row.starts_with(['(', '[', '{', '#', '@'])
+            || row
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                .is_some_and(|end| end > 0 && row[end..].starts_with('('))
+    };
+    // (Its words and values: a row that shares half of them with an arriving line was
+    // edited, not dropped.)
+    let tokens = |l: &str| -> Vec<String> {
+        let mut out: Vec<String> = super::checks::literal_values(l)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        out.extend(
+            l.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| w.starts_with(|c: char| c.is_alphabetic()))
+                .map(String::from),
+        );
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let arrived: Vec<Vec<String>> = left
+        .iter()
+        .filter(|(_, n)| **n > 0)
+        .map(|(l, _)| tokens(l))
+        .collect();
+    let edited = |row: &str| {
+        let mine = tokens(row);
+        arrived
+            .iter()
+            .any(|theirs| 2 * mine.iter().filter(|t| theirs.contains(t)).count() >= mine.len())
+    };
     gone.into_iter()
-        .filter(|row| !is_check(row) && row.ends_with([',', ')', ']', '}']))
+        .filter(|row| {
+            !is_check(row) && row.ends_with([',', ')', ']', '}']) && whole_row(row) && !edited(row)
+        })
         .find(|row| {
             let values = super::checks::literal_values(row);
             // (The input: every value but a last one that ends the row, the expected
