@@ -1775,12 +1775,12 @@ pub(super) fn focus_on_arrivals(
                 && u.leaf.trim_start_matches(['"', '`']).starts_with("f:")
                 && kotest(m))
     };
-    if old.tests().any(|(_, u)| focused(old, u)) {
-        return Vec::new();
-    }
     let Some(&first) = arrivals.iter().find(|&&n| focused(new, &new.units[n])) else {
         return Vec::new();
     };
+    if old.tests().any(|(_, u)| focused(old, u)) {
+        return Vec::new();
+    }
     let old_names: HashSet<&str> = old.tests().map(|(_, u)| u.name.as_str()).collect();
     let stopped = new
         .tests()

@@ -45,13 +45,12 @@ const DIFFERENCES: &[&str] = &[
 
 /// Exclusions that arrive in lines a kept test reads, leaving out what it compared.
 pub(super) fn exclusions_added(file: &File, old: &Model, new: &Model) -> Vec<Finding> {
+    // (Every word above holds one of these: three scans of the file, not twenty.)
     let raw = new.src.b();
-    let has = |words: &[&str]| {
-        words
-            .iter()
-            .any(|w| memchr::memmem::find(raw, w.as_bytes()).is_some())
-    };
-    if !has(FIELDS) && !has(DIFFERENCES) {
+    if !["gnor", "xclud", "FieldsExcept"]
+        .iter()
+        .any(|w| memchr::memmem::find(raw, w.as_bytes()).is_some())
+    {
         return Vec::new();
     }
     let raw_line = |m: &Model, l: usize| m.src.text(m.src.line_start(l)..m.src.line_end(l));
