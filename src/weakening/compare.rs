@@ -1115,12 +1115,36 @@ pub(super) fn compare_bags(
                 .as_str()
         })
     };
-    let widened_here = held_elsewhere.iter().find_map(|l| {
-        all_gained
-            .iter()
-            .find(|g| checks::bound_widened(&l.key, &g.key))
-            .map(|g| (*l, *g, "the bound lets more through"))
-    });
+    // (A bound or tolerance, not a value: `assert.Equal(t, 2, n)` → `1` is an edit.)
+    let bounded = |key: &str| {
+        [
+            "plusOrMinus",
+            "abs=",
+            "rel=",
+            "delta",
+            "Delta",
+            "within",
+            "Within",
+            "CloseTo",
+            "Epsilon",
+            "epsilon",
+            "approx",
+            "tolerance",
+            "<",
+            ">",
+        ]
+        .iter()
+        .any(|w| key.contains(w))
+    };
+    let widened_here = held_elsewhere
+        .iter()
+        .filter(|l| bounded(&l.key))
+        .find_map(|l| {
+            all_gained
+                .iter()
+                .find(|g| checks::bound_widened(&l.key, &g.key))
+                .map(|g| (*l, *g, "the bound lets more through"))
+        });
     let widened = widened_here.or_else(|| lost.iter().find_map(|l| {
         all_gained.iter().find_map(|g| {
             if checks::bound_widened(&l.key, &g.key) {

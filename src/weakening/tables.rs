@@ -559,8 +559,8 @@ pub(super) fn row_swapped(
                 .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
                 .is_some_and(|end| end > 0 && row[end..].starts_with('('))
     };
-    // (Its words and values: a row that shares half of them with an arriving line was
-    // edited, not dropped.)
+    // (Its words and values: a row that shares a third of them, or a value of three
+    // characters or more, with an arriving line was edited, not dropped.)
     let tokens = |l: &str| -> Vec<String> {
         let mut out: Vec<String> = super::checks::literal_values(l)
             .into_iter()
@@ -582,9 +582,13 @@ pub(super) fn row_swapped(
         .collect();
     let edited = |row: &str| {
         let mine = tokens(row);
-        arrived
-            .iter()
-            .any(|theirs| 2 * mine.iter().filter(|t| theirs.contains(t)).count() >= mine.len())
+        let values = super::checks::literal_values(row);
+        arrived.iter().any(|theirs| {
+            3 * mine.iter().filter(|t| theirs.contains(t)).count() >= mine.len()
+                || values
+                    .iter()
+                    .any(|v| v.len() >= 3 && theirs.iter().any(|t| t == v))
+        })
     };
     gone.into_iter()
         .filter(|row| {
