@@ -1,9 +1,9 @@
 //! Parts of a value left out of a comparison: `cmpopts.IgnoreFields(Order{}, "Total")`,
 //! AssertJ's `ignoringFields("total")`, kotest's `shouldBeEqualToIgnoringFields(…,
 //! Invoice::total)`, FluentAssertions' `.Excluding(p => p.Net)`, and text compared
-//! with its line endings or white space ignored (case is not read: `equalsIgnoreCase`
-//! and `OrdinalIgnoreCase` are as often the code under test as the comparison). A test that compared the whole
-//! value passes once the part with the bug is left out.
+//! with its line endings or white space ignored. A test that compared the whole value
+//! passes once the part with the bug is left out. (Case ignored is not read:
+//! `equalsIgnoreCase` and `OrdinalIgnoreCase` are as often the code under test.)
 //!
 //! Only an exclusion a kept test uses is read (a new test's comparison is its own),
 //! and only one that leaves out a field the test already spelled out before (its
@@ -74,7 +74,8 @@ pub(super) fn exclusions_added(file: &File, old: &Model, new: &Model) -> Vec<Fin
         let readers = new.units.iter().filter(|u| {
             u.role == Role::Test
                 && (u.span.contains(&at)
-                    || defined.is_some_and(|d| word_in(&new.src.code[u.span.clone()], d)))
+                    || defined
+                        .is_some_and(|d| super::checks::mentions(&new.src.code[u.span.clone()], d)))
         });
         let kept: Vec<_> = readers
             .filter_map(|u| old_tests.iter().find(|o| o.name == u.name))
@@ -106,7 +107,7 @@ pub(super) fn exclusions_added(file: &File, old: &Model, new: &Model) -> Vec<Fin
             let names = excluded_names(&call);
             kept.iter().any(|o| {
                 let was = old.src.text(o.span.clone());
-                names.iter().any(|n| word_in(&was, n))
+                names.iter().any(|n| super::checks::mentions(&was, n))
             })
         } else {
             true
@@ -125,11 +126,6 @@ pub(super) fn exclusions_added(file: &File, old: &Model, new: &Model) -> Vec<Fin
         }
     }
     out
-}
-
-/// Whether `w` occurs in `text` as a whole word.
-fn word_in(text: &str, w: &str) -> bool {
-    super::checks::replace_word(text, w, "\u{0}") != text
 }
 
 /// The name a line defines (`var ignore = …`, `opts := …`, `val x = …`), if any.
