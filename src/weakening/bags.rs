@@ -595,6 +595,28 @@ pub(super) fn own_keys(model: Option<&Model>, unit: &Unit, rules: &Rules) -> Has
         .collect()
 }
 
+/// How many times a unit makes each of its own checks.
+fn key_counts(model: &Model, unit: &Unit, rules: &Rules) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    for &c in &unit.checks {
+        *counts.entry(model.check_key(c, rules).0).or_default() += 1;
+    }
+    counts
+}
+
+/// Takes one of `key` from what a test had: false when it had no more of it (the
+/// check is new there: a test that kept its check brings none in, so another test's
+/// copy of it that went is lost, not moved).
+fn take(had: &mut HashMap<String, usize>, key: &str) -> bool {
+    match had.get_mut(key) {
+        Some(n) if *n > 0 => {
+            *n -= 1;
+            true
+        }
+        _ => false,
+    }
+}
+
 /// How many different checks a unit makes itself.
 pub(super) fn distinct_checks(model: &Model, unit: &Unit, rules: &Rules) -> usize {
     own_keys(Some(model), unit, rules).len()
@@ -610,6 +632,10 @@ pub(super) struct Appeared {
     /// The fresh ones without their repeat marks (a check moved to another test may
     /// be its first occurrence there).
     fresh: HashSet<String>,
+    /// Checks an edited test had and still has: another test's copy that went is
+    /// taken for folded into them only when that test gained a check of its own (two
+    /// checks rewritten as one), not when it merely lost one.
+    kept: HashSet<String>,
     /// Fresh checks by shape and strength, counted (ordered: found by prefix too).
     shapes: std::collections::BTreeMap<String, HashMap<Strength, usize>>,
 }
@@ -668,11 +694,14 @@ impl Appeared {
             if old.src.code[ou.span.clone()] != new.src.code[nu.span.clone()]
                 || old.comment_keys(ou.span.clone(), or) != new.comment_keys(nu.span.clone(), nr)
             {
-                let had = own_keys(Some(old), ou, read[o.0].rules);
+                let mut had = key_counts(old, ou, read[o.0].rules);
                 for &c in &nu.checks {
                     let (key, strength) = new.check_key(c, read[n.0].rules);
-                    let fresh = !had.contains(&key);
-                    appeared.add(key, strength, fresh);
+                    if take(&mut had, &key) {
+                        appeared.kept.insert(key);
+                    } else {
+                        appeared.add(key, strength, true);
+                    }
                 }
             }
         }
@@ -684,18 +713,21 @@ impl Appeared {
             if new.never_runs(&new.units[n.1]) {
                 continue;
             }
-            let had: HashSet<String> = olds
-                .iter()
-                .filter_map(|o| {
-                    let m = read[o.0].old.as_ref()?;
-                    Some(own_keys(Some(m), &m.units[o.1], read[o.0].rules))
-                })
-                .flatten()
-                .collect();
+            let mut had: HashMap<String, usize> = HashMap::new();
+            for o in olds {
+                if let Some(m) = read[o.0].old.as_ref() {
+                    for (key, n) in key_counts(m, &m.units[o.1], read[o.0].rules) {
+                        *had.entry(key).or_default() += n;
+                    }
+                }
+            }
             for &c in &new.units[n.1].checks {
                 let (key, strength) = new.check_key(c, read[n.0].rules);
-                let fresh = !had.contains(&key);
-                appeared.add(key, strength, fresh);
+                if take(&mut had, &key) {
+                    appeared.kept.insert(key);
+                } else {
+                    appeared.add(key, strength, true);
+                }
             }
         }
         // Checks new outside any test (module level, a helper, a class field holding a
@@ -735,7 +767,10 @@ impl Appeared {
     /// test's fresh checks; `places=7` → `places=0` is a loosening, not a move).
     pub(super) fn holds(&self, item: &Item, own: &[&Item]) -> bool {
         let key = unrepeated(&item.key);
-        if self.keys.contains(&item.key) || self.fresh.contains(key) {
+        if self.keys.contains(&item.key)
+            || self.fresh.contains(key)
+            || (!own.is_empty() && self.kept.contains(key))
+        {
             return true;
         }
         // The same shape, or the same call with more arguments (`raises(E)` →

@@ -296,15 +296,29 @@ pub(super) fn compare_set(files: &[Loaded], extra: &[Loaded], rules: &RuleSet) -
         // Tests no arrival takes the place of are removed, whatever else arrived.
         if !arrived.is_empty() {
             let mut lost_apart = 0;
-            let alone =
+            let mut alone =
                 super::matching::replaced_by_none(old, new, file.rules.language, &gone, &arrived);
+            let idle = super::matching::no_longer_tests(old, new, &gone);
+            for &u in &idle {
+                if !alone.contains(&u) {
+                    alone.push(u);
+                }
+            }
             for &u in &alone {
                 let unit = &old.units[u];
+                let detail = if idle.contains(&u) {
+                    format!(
+                        "`{}` no longer runs: it stays as a function nothing calls",
+                        unit.name
+                    )
+                } else {
+                    format!("`{}` removed", unit.name)
+                };
                 out.push(finding(
                     file.path,
                     FindingKind::TestRemoved,
                     Some(file.map_line(unit.line)),
-                    format!("`{}` removed", unit.name),
+                    detail,
                     Some(&unit.name),
                 ));
                 lost_apart += distinct_checks(old, unit, file.rules);

@@ -3,8 +3,8 @@
 //! records the output instead of comparing it is on: Go's `flag.Bool("update", false,
 //! …)` → `true` (or `*update = true`, `flag.Set("update", "true")`), and from the
 //! test's own code `INSTA_UPDATE=always`, `INSTA_FORCE_PASS`, `UPDATE_EXPECT=1`,
-//! `TRYBUILD=overwrite`, `UPDATE_GOLDEN=1`, `UPDATE_SNAPSHOTS=1`. Nobody commits the
-//! switch on: it is for one local run, then the recorded files are reviewed.
+//! `TRYBUILD=overwrite`, `UPDATE_GOLDEN=1`, `UPDATE_SNAPSHOTS=1`, or such a variable
+//! read with a default that turns it on. Nobody commits the switch on: it is for one local run, then the recorded files are reviewed.
 
 use std::sync::OnceLock;
 
@@ -38,7 +38,9 @@ struct Patterns {
     flag_set: Regex,
     /// Go: `*update = true`.
     deref: Regex,
-    /// An environment variable set from the test: the name in 1, the value in 2.
+    /// An environment variable set from the test, or read with a default
+    /// (`environ.get("UPDATE_GOLDEN", "1")`, `ENV.fetch("UPDATE_SNAPSHOTS", "1")`): the
+    /// name in 1, the value in 2.
     env: Regex,
 }
 
@@ -51,15 +53,16 @@ fn patterns() -> &'static Patterns {
         flag_set: Regex::new(r#"\bflag\.Set\([ \t]*"([^"]*)"[ \t]*,[ \t]*"(?i:true|1)"[ \t]*\)"#)
             .expect("flag_set"),
         deref: Regex::new(r"\*(\w+)[ \t]*=[ \t]*true\b").expect("deref"),
+        // (In `(?x)` a space in a class is ignored too: `[\ \t]`.)
         env: Regex::new(
             r#"(?x)
-            (?: \b(?:Setenv|set_var|setenv|putenv|setdefault) [ \t]*\( [ \t]* (?:[\w.]+[ \t]*,[ \t]*)?
-              | \benviron[ \t]*\[ | \bprocess\.env(?:\.|\[) | \bENV[ \t]*\[ | \bEnvironment\.SetEnvironmentVariable\( )
-            [ \t]*["']?
+            (?: \b(?:Setenv|set_var|setenv|putenv|setdefault|get|getenv|fetch) [\ \t]*\( [\ \t]* (?:[\w.]+[\ \t]*,[\ \t]*)?
+              | \benviron[\ \t]*\[ | \bprocess\.env(?:\.|\[) | \bENV[\ \t]*\[ | \bEnvironment\.SetEnvironmentVariable\( )
+            [\ \t]*["']?
             ( INSTA_UPDATE | INSTA_FORCE_PASS | UPDATE_EXPECT | TRYBUILD | SNAPSHOT_UPDATE
             | UPDATE_SNAPSHOTS? | UPDATE_GOLDENS? | GOLDEN_UPDATE | REGENERATE_GOLDENS?
             | \w*_REGEN | BLESS | UPDATE_EXPECTED )
-            ["']? [ \t]* (?:\]|\)|,)? [ \t]* (?:=|,)? [ \t]* ["']([^"']*)["']"#,
+            ["']? [\ \t]* (?:\]|\)|,)? [\ \t]* (?:=|,)? [\ \t]* ["']([^"'()=,]*)["']"#,
         )
         .expect("env"),
     })

@@ -461,6 +461,42 @@ pub(super) fn body_lines(model: &Model, unit: &Unit) -> Vec<String> {
         .collect()
 }
 
+/// The tests of `gone` still in the new file as functions that nothing runs: the same
+/// name or the same body, now without what made them tests (`@Test` lost in a rename,
+/// `#[test]` in a doc pass, a class no longer `@Nested`) and called nowhere. No arrival
+/// takes their place: they are there, and do not run.
+pub(super) fn no_longer_tests(old: &Model, new: &Model, gone: &[usize]) -> Vec<usize> {
+    let body = |m: &Model, u: &Unit| -> Vec<String> {
+        let src = &m.src;
+        let from = src.line_end(u.line).clamp(u.span.start, u.span.end);
+        src.text(from..u.span.end)
+            .lines()
+            .map(checks::squeeze)
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let plain: Vec<(&Unit, Vec<String>)> = new
+        .units
+        .iter()
+        .filter(|u| u.role == Role::Helper && !u.leaf.is_empty())
+        .filter(|u| new.src.code.matches(u.leaf.as_str()).count() == 1)
+        .map(|u| (u, body(new, u)))
+        .collect();
+    if plain.is_empty() {
+        return Vec::new();
+    }
+    gone.iter()
+        .copied()
+        .filter(|&g| {
+            let was = &old.units[g];
+            let mine = body(old, was);
+            plain
+                .iter()
+                .any(|(u, theirs)| u.leaf == was.leaf || (mine.len() > 1 && *theirs == mine))
+        })
+        .collect()
+}
+
 /// Whether a test has nothing in its body (`func TestName(t *testing.T) {}` on two
 /// lines, `def test_x(): pass`), or nothing but checks of constants (the generated
 /// `assert_eq!(2 + 2, 4)`): it runs no code of the project, so deleting it loses
