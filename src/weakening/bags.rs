@@ -762,6 +762,11 @@ impl Appeared {
         appeared
     }
 
+    /// Whether the change brings in this very check (not one of its shape only).
+    pub(super) fn has_exactly(&self, item: &Item) -> bool {
+        self.keys.contains(&item.key) || self.fresh.contains(unrepeated(&item.key))
+    }
+
     /// Whether a lost check is found in the change: the same check, or a fresh one of
     /// the same shape and strength outside the test that lost it (`own` are that
     /// test's fresh checks; `places=7` → `places=0` is a loosening, not a move).
@@ -769,7 +774,7 @@ impl Appeared {
         let key = unrepeated(&item.key);
         if self.keys.contains(&item.key)
             || self.fresh.contains(key)
-            || (!own.is_empty() && self.kept.contains(key))
+            || (!own.is_empty() && self.kept.contains(&item.key))
         {
             return true;
         }
