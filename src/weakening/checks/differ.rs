@@ -192,6 +192,28 @@ pub fn integer_windowed(old: &str, new: &str) -> bool {
         && bound.replace('_', "").parse::<u64>().is_ok_and(|b| b >= 1)
 }
 
+/// pytest's `approx(V, abs=A, rel=R)` with a number for `V`: the tolerance it allows
+/// at `V` (the larger of `A` and `R·|V|`), the check without the call's arguments
+/// after `V`, and which keywords it gives.
+fn approx_tolerance(key: &str) -> Option<(f64, String, (bool, bool))> {
+    let at = key.find("approx(")? + "approx(".len();
+    let close = super::super::source::matching_close(key.as_bytes(), at - 1)?;
+    let args = split_top(&key[at..close]);
+    let value = number_value(args.first()?.trim())?;
+    let keyword = |name: &str| -> Option<f64> {
+        args.iter()
+            .find_map(|a| a.trim().strip_prefix(name))
+            .and_then(|v| number_value(v.trim()))
+    };
+    let (abs, rel) = (keyword("abs="), keyword("rel="));
+    if abs.is_none() && rel.is_none() {
+        return None;
+    }
+    let allowed = abs.unwrap_or(0.0).max(rel.unwrap_or(0.0) * value.abs());
+    let rest = format!("{}{}{}", &key[..at], args[0].trim(), &key[close..]);
+    Some((allowed, rest, (abs.is_some(), rel.is_some())))
+}
+
 /// For two checks of one shape that differ in one number only: whether the new
 /// number lets more through — an upper bound raised (`< 100` → `< 500`,
 /// `toBeLessThan`, `assertLess(x, n)`, `isAtMost`) or a lower bound lowered.
@@ -224,6 +246,15 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
         Some((number * seconds, format!("{}{}", &key[..at], &key[close..])))
     };
     if let (Some((was, rest_old)), Some((now, rest_new))) = (within(old), within(new))
+        && rest_old == rest_new
+    {
+        return now > was;
+    }
+    // `approx(1266.71, abs=0.005)` → `approx(1266.71, rel=0.05)`: a tolerance of the
+    // other kind, read at the expected value (5% of 1266.71 is 63).
+    if let (Some((was, rest_old, kinds_old)), Some((now, rest_new, kinds_new))) =
+        (approx_tolerance(old), approx_tolerance(new))
+        && kinds_old != kinds_new
         && rest_old == rest_new
     {
         return now > was;
