@@ -1301,6 +1301,15 @@ pub fn loosened_in_place(old: &str, new: &str) -> Option<&'static str> {
     if old == new {
         return None;
     }
+    // RSpec's message expectation set before the call, checked after it instead
+    // (`expect(m).to receive(:x).with(a).once` → `expect(m).to have_received(:x)`): the
+    // same check, read for what it gave up.
+    if old.contains(" receive(") && new.contains(" have_received(") {
+        let now = new.replacen(" have_received(", " receive(", 1);
+        return loosened_in_place(old, &now).or_else(|| {
+            (old.contains(".with(") && !now.contains(".with(")).then_some(ARGUMENTS_DROPPED)
+        });
+    }
     // The arguments a call or request had to match dropped, with its count
     // (`expect(a_request(:post, url).with(body: b)).to have_been_made.once` →
     // `expect(a_request(:post, url)).to have_been_made`, `receive(:m).with(a)` →
