@@ -1165,6 +1165,14 @@ pub(super) fn compare_bags(
         held_elsewhere
             .iter()
             .filter(|l| l.strength == Strength::Equality && l.own && !elsewhere.has_exactly(l))
+            // (Not when the test also gained an exact check of its shape: the value
+            // edited in place, `"Oupps"` → `"Oops"`.)
+            .filter(|l| {
+                let shape = checks::shape(unrepeated(&l.key));
+                !gained.iter().any(|e| {
+                    e.strength == Strength::Equality && checks::shape(unrepeated(&e.key)) == shape
+                })
+            })
             .find_map(|l| {
                 gained
                     .iter()
@@ -1173,6 +1181,13 @@ pub(super) fn compare_bags(
                             && g.own
                             && checks::related_subjects(&l.parts, &g.parts)
                             && !checks::matcher_narrowed(&l.key, &g.key)
+                            // (Nor a weak check that is the rewrite of one it lost.)
+                            && !before.iter().any(|w| {
+                                w.strength == Strength::Weak
+                                    && !known(&new_keys, w)
+                                    && checks::shape(unrepeated(&w.key))
+                                        == checks::shape(unrepeated(&g.key))
+                            })
                     })
                     .map(|g| (*l, *g, "only a weaker check of the same value is left"))
             })
