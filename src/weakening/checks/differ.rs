@@ -192,6 +192,55 @@ pub fn integer_windowed(old: &str, new: &str) -> bool {
         && bound.replace('_', "").parse::<u64>().is_ok_and(|b| b >= 1)
 }
 
+/// Tolerances a closeness check may take as named arguments.
+const TOLERANCES: &[&str] = &[
+    "epsilon",
+    "max_relative",
+    "max_ulps",
+    "abs",
+    "rel",
+    "abs_tol",
+    "rel_tol",
+    "atol",
+    "rtol",
+];
+
+/// Whether `new` is `old` with one more tolerance beside one it had (`epsilon =
+/// 1e-6` → `epsilon = 1e-6, max_relative = 1.0`, `abs=…` → `abs=…, rel=…`): a value
+/// within either now passes. (One added to a check that had none, `approx(0.0)` →
+/// `approx(0.0, abs=1e-9)`, is how a check of zero is made to work at all.)
+fn tolerance_added(old: &str, new: &str) -> bool {
+    let named = |key: &str, kw: &str| -> Option<(usize, usize)> {
+        let b = key.as_bytes();
+        key.match_indices(kw).find_map(|(at, _)| {
+            let before = key[..at].trim_end();
+            let after = key[at + kw.len()..].trim_start();
+            (before.ends_with(',')
+                && after.starts_with('=')
+                && !after.starts_with("==")
+                && !b
+                    .get(at.wrapping_sub(1))
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_'))
+            .then(|| {
+                let comma = key[..at].rfind(',').unwrap_or(at);
+                let end = key[at..].find([',', ')']).map_or(key.len(), |i| at + i);
+                (comma, end)
+            })
+        })
+    };
+    if !TOLERANCES.iter().any(|kw| named(old, kw).is_some()) {
+        return false;
+    }
+    TOLERANCES.iter().any(|kw| {
+        named(old, kw).is_none()
+            && named(new, kw).is_some_and(|(from, to)| {
+                let mut without = new.to_string();
+                without.replace_range(from..to, "");
+                squeeze(&without) == squeeze(old)
+            })
+    })
+}
+
 /// pytest's `approx(V, abs=A, rel=R)` with a number for `V`: the tolerance it allows
 /// at `V` (the larger of `A` and `R·|V|`), the check without the call's arguments
 /// after `V`, and which keywords it gives.
@@ -249,6 +298,9 @@ pub fn bound_widened(old: &str, new: &str) -> bool {
         && rest_old == rest_new
     {
         return now > was;
+    }
+    if tolerance_added(old, new) {
+        return true;
     }
     // `approx(1266.71, abs=0.005)` → `approx(1266.71, rel=0.05)`: a tolerance of the
     // other kind, read at the expected value (5% of 1266.71 is 63).
@@ -429,6 +481,51 @@ fn in_seconds(key: &str) -> Option<String> {
             let close = crate::weakening::source::matching_close(out.as_bytes(), open)?;
             let n: f64 = out[open + 1..close].replace('_', "").trim().parse().ok()?;
             out.replace_range(at..=close, &format!("{}", n * scale));
+            changed = true;
+        }
+    }
+    // Go: `300*time.Millisecond`, `30*time.Second`, a bare `time.Second`.
+    const GO_UNITS: &[(&str, f64)] = &[
+        ("time.Nanosecond", 1e-9),
+        ("time.Microsecond", 1e-6),
+        ("time.Millisecond", 1e-3),
+        ("time.Second", 1.0),
+        ("time.Minute", 60.0),
+        ("time.Hour", 3600.0),
+    ];
+    for (unit, scale) in GO_UNITS {
+        let mut from = 0;
+        while let Some(found) = out[from..].find(unit) {
+            let at = from + found;
+            let end = at + unit.len();
+            if out
+                .as_bytes()
+                .get(end)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            {
+                from = end;
+                continue;
+            }
+            let head = out[..at].trim_end();
+            let (start, n) = match head.strip_suffix('*') {
+                Some(h) => {
+                    let h = h.trim_end();
+                    let digits = h.len()
+                        - h.bytes()
+                            .rev()
+                            .take_while(|b| b.is_ascii_digit() || *b == b'.' || *b == b'_')
+                            .count();
+                    let Ok(n) = h[digits..].replace('_', "").parse::<f64>() else {
+                        from = end;
+                        continue;
+                    };
+                    (digits, n)
+                }
+                None => (at, 1.0),
+            };
+            let value = format!("{}", n * scale);
+            out.replace_range(start..end, &value);
+            from = start + value.len();
             changed = true;
         }
     }
