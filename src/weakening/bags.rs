@@ -133,8 +133,19 @@ pub(super) fn check_like(name: &str) -> bool {
 /// (`pytest.raises(E, match="…")`, `assertRaisesRegex(E, "…")`) is the type check and
 /// the message check written as one (the `assert "…" in str(info.value)` it replaces).
 fn checks_made(key: &str) -> usize {
-    // The pattern: a string literal that can fail (`""`, `".*"` match any message).
+    // The pattern: a string literal that can fail (`""`, `".*"` match any message), or
+    // a name (`match=message`, a parametrised row's message: each row's literal).
     let can_fail = |pattern: &str| {
+        let name = pattern.split([')', ',']).next().unwrap_or("").trim();
+        if !name.is_empty()
+            && name != "None"
+            && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
+            return true;
+        }
         let p = pattern.trim_start_matches(['r', 'b', 'R', 'B']);
         p.starts_with(['"', '\''])
             && p.chars()
