@@ -783,10 +783,7 @@ impl Appeared {
     /// test's fresh checks; `places=7` → `places=0` is a loosening, not a move).
     pub(super) fn holds(&self, item: &Item, own: &[&Item]) -> bool {
         let key = unrepeated(&item.key);
-        if self.keys.contains(&item.key)
-            || self.fresh.contains(key)
-            || (!own.is_empty() && self.kept.contains(&item.key))
-        {
+        if self.has_exactly(item) || (!own.is_empty() && self.kept.contains(&item.key)) {
             return true;
         }
         // The same shape, or the same call with more arguments (`raises(E)` →
